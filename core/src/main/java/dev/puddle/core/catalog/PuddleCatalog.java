@@ -1,0 +1,168 @@
+package dev.puddle.core.catalog;
+
+import dev.puddle.core.metastore.CatalogObject.Kind;
+import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.Namespaces;
+import dev.puddle.core.metastore.Page;
+import dev.puddle.core.metastore.Warehouse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.view.BaseMetastoreViewCatalog;
+import org.apache.iceberg.view.ViewOperations;
+
+/**
+ * One warehouse as an Iceberg catalog of tables, views and namespaces, kept in PostgreSQL. It is
+ * cheap to create: one per request, over the execution environment's shared metastore and FileIO.
+ *
+ * <p>Every new table or view gets a unique location, so a re-created table never shares files
+ * with a dropped one.
+ */
+public final class PuddleCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
+  private static final int LIST_ALL_PAGE_SIZE = 1000;
+
+  private final Warehouse warehouse;
+  private final Namespaces namespaces;
+  private final CatalogObjects objects;
+  private final FileIO io;
+
+  public PuddleCatalog(
+      Warehouse warehouse, Namespaces namespaces, CatalogObjects objects, FileIO io) {
+    this.warehouse = warehouse;
+    this.namespaces = namespaces;
+    this.objects = objects;
+    this.io = io;
+  }
+
+  @Override
+  public String name() {
+    return warehouse.name();
+  }
+
+  public Warehouse warehouse() {
+    return warehouse;
+  }
+
+  @Override
+  protected TableOperations newTableOps(TableIdentifier identifier) {
+    return new PuddleTableOperations(warehouse, identifier, objects, io);
+  }
+
+  @Override
+  protected ViewOperations newViewOps(TableIdentifier identifier) {
+    return new PuddleViewOperations(warehouse, identifier, objects, io);
+  }
+
+  /**
+   * A unique location: under the namespace's location if it has one, else under the warehouse's,
+   * named after the table with a random suffix.
+   */
+  @Override
+  protected String defaultWarehouseLocation(TableIdentifier identifier) {
+    String namespaceLocation = namespaces.location(warehouse, identifier.namespace());
+    String base =
+        namespaceLocation != null
+            ? namespaceLocation
+            : warehouse.location() + "/" + String.join("/", identifier.namespace().levels());
+    return base + "/" + identifier.name() + "-" + UUID.randomUUID().toString().replace("-", "");
+  }
+
+  @Override
+  public boolean tableExists(TableIdentifier identifier) {
+    return objects.exists(warehouse, identifier, Kind.TABLE);
+  }
+
+  @Override
+  public boolean viewExists(TableIdentifier identifier) {
+    return objects.exists(warehouse, identifier, Kind.VIEW);
+  }
+
+  @Override
+  public List<TableIdentifier> listTables(Namespace namespace) {
+    return listAll(token -> objects.list(warehouse, namespace, Kind.TABLE, token, LIST_ALL_PAGE_SIZE));
+  }
+
+  @Override
+  public List<TableIdentifier> listViews(Namespace namespace) {
+    return listAll(token -> objects.list(warehouse, namespace, Kind.VIEW, token, LIST_ALL_PAGE_SIZE));
+  }
+
+  @Override
+  public boolean dropTable(TableIdentifier identifier, boolean purge) {
+    return objects.drop(warehouse, identifier, Kind.TABLE, purge);
+  }
+
+  @Override
+  public boolean dropView(TableIdentifier identifier) {
+    return objects.drop(warehouse, identifier, Kind.VIEW, false);
+  }
+
+  @Override
+  public void renameTable(TableIdentifier from, TableIdentifier to) {
+    objects.rename(warehouse, from, to, Kind.TABLE);
+  }
+
+  @Override
+  public void renameView(TableIdentifier from, TableIdentifier to) {
+    objects.rename(warehouse, from, to, Kind.VIEW);
+  }
+
+  @Override
+  public void createNamespace(Namespace namespace, Map<String, String> metadata) {
+    namespaces.create(warehouse, namespace, metadata);
+  }
+
+  @Override
+  public List<Namespace> listNamespaces(Namespace namespace) throws NoSuchNamespaceException {
+    return listAll(token -> namespaces.list(warehouse, namespace, token, LIST_ALL_PAGE_SIZE));
+  }
+
+  @Override
+  public Map<String, String> loadNamespaceMetadata(Namespace namespace) {
+    return namespaces.load(warehouse, namespace);
+  }
+
+  @Override
+  public boolean namespaceExists(Namespace namespace) {
+    return namespaces.exists(warehouse, namespace);
+  }
+
+  @Override
+  public boolean dropNamespace(Namespace namespace) {
+    return namespaces.drop(warehouse, namespace);
+  }
+
+  @Override
+  public boolean setProperties(Namespace namespace, Map<String, String> properties) {
+    namespaces.updateProperties(warehouse, namespace, properties, Set.of());
+    return true;
+  }
+
+  @Override
+  public boolean removeProperties(Namespace namespace, Set<String> properties) {
+    return !namespaces.updateProperties(warehouse, namespace, Map.of(), properties).removed().isEmpty();
+  }
+
+  private interface PageSource<T> {
+    Page<T> fetch(String pageToken);
+  }
+
+  private static <T> List<T> listAll(PageSource<T> source) {
+    List<T> all = new ArrayList<>();
+    String token = null;
+    do {
+      Page<T> page = source.fetch(token);
+      all.addAll(page.items());
+      token = page.nextPageToken();
+    } while (token != null);
+    return all;
+  }
+}

@@ -1,0 +1,115 @@
+package dev.puddle.core.catalog;
+
+import dev.puddle.core.metastore.CatalogObject;
+import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.CatalogObjects.Swap;
+import dev.puddle.core.metastore.Warehouse;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.RetryableValidationException;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.UpdateRequirement;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.rest.requests.CommitTransactionRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+
+/**
+ * Commits changes to several tables atomically ({@code POST /v1/{prefix}/transactions/commit}):
+ * every table's row is locked, every change is validated against the locked metadata and applied
+ * with iceberg-core, and all pointers are swapped in one database transaction. Either all changes
+ * land or none does; a requirement that does not hold fails the whole request with 409.
+ */
+public final class TransactionCommit {
+  private final Warehouse warehouse;
+  private final CatalogObjects objects;
+  private final FileIO io;
+
+  public TransactionCommit(Warehouse warehouse, CatalogObjects objects, FileIO io) {
+    this.warehouse = warehouse;
+    this.objects = objects;
+    this.io = io;
+  }
+
+  public void commit(CommitTransactionRequest request) {
+    request.validate();
+    List<TableIdentifier> identifiers = new ArrayList<>();
+    for (UpdateTableRequest change : request.tableChanges()) {
+      if (change.requirements().stream()
+          .anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
+        throw new BadRequestException(
+            "Cannot create table %s in a multi-table transaction", change.identifier());
+      }
+      identifiers.add(change.identifier());
+    }
+
+    List<String> written = new ArrayList<>();
+    try {
+      objects.swapAll(warehouse, identifiers, locked -> apply(request, locked, written));
+    } catch (ServiceUnavailableException e) {
+      // the database transaction may or may not have committed: keep the files
+      throw new CommitStateUnknownException(e);
+    } catch (RuntimeException e) {
+      written.forEach(this::deleteQuietly);
+      throw e;
+    }
+  }
+
+  private List<Swap> apply(
+      CommitTransactionRequest request, List<CatalogObject> locked, List<String> written) {
+    Map<TableIdentifier, PuddleTableOperations> ops = new LinkedHashMap<>();
+    Map<TableIdentifier, TableMetadata> updated = new LinkedHashMap<>();
+    for (CatalogObject row : locked) {
+      PuddleTableOperations tableOps = PuddleTableOperations.of(warehouse, row, objects, io);
+      ops.put(row.identifier(), tableOps);
+      updated.put(row.identifier(), tableOps.current());
+    }
+
+    for (UpdateTableRequest change : request.tableChanges()) {
+      TableMetadata base = updated.get(change.identifier());
+      change.requirements().forEach(requirement -> requirement.validate(base));
+      TableMetadata.Builder builder = TableMetadata.buildFrom(base);
+      try {
+        change.updates().forEach(update -> update.applyTo(builder));
+      } catch (RetryableValidationException e) {
+        throw new CommitFailedException(e, "Validation failed, please retry: %s", e.getMessage());
+      }
+      updated.put(change.identifier(), builder.build());
+    }
+
+    List<Swap> swaps = new ArrayList<>();
+    Map<TableIdentifier, CatalogObject> rows = new LinkedHashMap<>();
+    locked.forEach(row -> rows.put(row.identifier(), row));
+    for (Map.Entry<TableIdentifier, TableMetadata> entry : updated.entrySet()) {
+      PuddleTableOperations tableOps = ops.get(entry.getKey());
+      TableMetadata metadata = entry.getValue();
+      if (metadata.changes().isEmpty()) {
+        continue; // no change to this table
+      }
+      String metadataLocation = tableOps.writeMetadata(metadata);
+      written.add(metadataLocation);
+      swaps.add(
+          new Swap(
+              rows.get(entry.getKey()),
+              metadata.location(),
+              metadataLocation,
+              TableMetadataParser.toJson(metadata)));
+    }
+    return swaps;
+  }
+
+  private void deleteQuietly(String location) {
+    try {
+      io.deleteFile(location);
+    } catch (RuntimeException ignored) {
+      // an orphaned metadata file is harmless: a purge of the table removes it
+    }
+  }
+}

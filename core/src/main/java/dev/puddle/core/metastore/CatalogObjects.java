@@ -1,0 +1,360 @@
+package dev.puddle.core.metastore;
+
+import dev.puddle.core.metastore.CatalogObject.Kind;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
+
+/**
+ * Table and view rows. A commit swaps an object's metadata pointer with a compare-and-swap on the
+ * current metadata location; the current metadata JSON is stored beside the pointer, so loads
+ * read PostgreSQL only.
+ */
+public final class CatalogObjects {
+  private static final String COLUMNS =
+      "o.id, o.kind, o.location, o.owns_location, o.metadata_location, o.metadata";
+
+  private final Database database;
+
+  public CatalogObjects(Database database) {
+    this.database = database;
+  }
+
+  /** The table or view of that name, whichever kind it is. */
+  public Optional<CatalogObject> find(Warehouse warehouse, TableIdentifier identifier) {
+    return database.autocommit(connection -> find(connection, warehouse, identifier, false));
+  }
+
+  static Optional<CatalogObject> find(
+      Connection connection, Warehouse warehouse, TableIdentifier identifier, boolean lock)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "SELECT "
+                + COLUMNS
+                + " FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
+                + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ?"
+                + (lock ? " FOR UPDATE OF o" : ""))) {
+      statement.setLong(1, warehouse.id());
+      statement.setArray(2, Namespaces.levels(connection, identifier.namespace()));
+      statement.setString(3, identifier.name());
+      try (ResultSet rs = statement.executeQuery()) {
+        return rs.next() ? Optional.of(read(rs, identifier)) : Optional.empty();
+      }
+    }
+  }
+
+  public boolean exists(Warehouse warehouse, TableIdentifier identifier, Kind kind) {
+    return find(warehouse, identifier).filter(o -> o.kind() == kind).isPresent();
+  }
+
+  /**
+   * Inserts a new object. An object that owns its location is checked for overlaps under the
+   * warehouse's location lock.
+   */
+  public void create(Warehouse warehouse, CatalogObject object) {
+    database.transaction(
+        connection -> {
+          insert(connection, warehouse, object);
+          return null;
+        });
+  }
+
+  static void insert(Connection connection, Warehouse warehouse, CatalogObject object)
+      throws SQLException {
+    TableIdentifier identifier = object.identifier();
+    long namespaceId =
+        Namespaces.id(connection, warehouse.id(), identifier.namespace(), false)
+            .orElseThrow(
+                () ->
+                    new NoSuchNamespaceException(
+                        "Namespace does not exist: %s", identifier.namespace()));
+    if (object.ownsLocation()) {
+      Locations.lock(connection, warehouse.id());
+      Locations.checkObjectLocation(connection, warehouse.id(), object.id(), object.location());
+    }
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "INSERT INTO catalog_object (id, warehouse_id, namespace_id, name, kind, location,"
+                + " owns_location, metadata_location, metadata)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                + " ON CONFLICT (namespace_id, name) DO NOTHING")) {
+      statement.setObject(1, object.id());
+      statement.setLong(2, warehouse.id());
+      statement.setLong(3, namespaceId);
+      statement.setString(4, identifier.name());
+      statement.setString(5, object.kind().sql());
+      statement.setString(6, Locations.normalize(object.location()));
+      statement.setBoolean(7, object.ownsLocation());
+      statement.setString(8, object.metadataLocation());
+      statement.setString(9, object.metadataJson());
+      if (statement.executeUpdate() == 0) {
+        Kind existing =
+            find(connection, warehouse, identifier, false).map(CatalogObject::kind).orElse(null);
+        throw alreadyExists(object.kind(), existing, identifier);
+      }
+    } catch (SQLException e) {
+      if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
+        throw new NoSuchNamespaceException("Namespace does not exist: %s", identifier.namespace());
+      }
+      throw e;
+    }
+  }
+
+  static AlreadyExistsException alreadyExists(
+      Kind creating, Kind existing, TableIdentifier identifier) {
+    if (existing != null && existing != creating) {
+      return new AlreadyExistsException(
+          "%s with same name already exists: %s", existing.display(), identifier);
+    }
+    return new AlreadyExistsException("%s already exists: %s", creating.display(), identifier);
+  }
+
+  /**
+   * Swaps the metadata pointer if it still is {@code expectedMetadataLocation}. Returns false when
+   * another commit got there first (or the object is gone), in which case nothing changed.
+   */
+  public boolean swap(
+      Warehouse warehouse,
+      CatalogObject current,
+      String expectedMetadataLocation,
+      String newLocation,
+      String newMetadataLocation,
+      String newMetadataJson) {
+    return database.transaction(
+        connection ->
+            swap(
+                connection,
+                warehouse,
+                current,
+                expectedMetadataLocation,
+                newLocation,
+                newMetadataLocation,
+                newMetadataJson));
+  }
+
+  static boolean swap(
+      Connection connection,
+      Warehouse warehouse,
+      CatalogObject current,
+      String expectedMetadataLocation,
+      String newLocation,
+      String newMetadataLocation,
+      String newMetadataJson)
+      throws SQLException {
+    String location = Locations.normalize(newLocation);
+    if (current.ownsLocation() && !location.equals(current.location())) {
+      Locations.lock(connection, warehouse.id());
+      Locations.checkObjectLocation(connection, warehouse.id(), current.id(), location);
+    }
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "UPDATE catalog_object SET metadata_location = ?, metadata = ?, location = ?,"
+                + " updated_at = now() WHERE id = ? AND metadata_location = ?")) {
+      statement.setString(1, newMetadataLocation);
+      statement.setString(2, newMetadataJson);
+      statement.setString(3, location);
+      statement.setObject(4, current.id());
+      statement.setString(5, expectedMetadataLocation);
+      return statement.executeUpdate() == 1;
+    }
+  }
+
+  /** A pointer swap a multi-table transaction makes. */
+  public record Swap(
+      CatalogObject current, String location, String metadataLocation, String metadataJson) {}
+
+  /** Computes the swaps of a transaction from the rows it locked. */
+  @FunctionalInterface
+  public interface LockedChanges {
+    List<Swap> apply(List<CatalogObject> locked);
+  }
+
+  /**
+   * Locks the rows of the given tables with {@code SELECT ... FOR UPDATE}, in one fixed order so
+   * that two transactions cannot deadlock, computes the swaps from them and applies every swap in
+   * the same database transaction: all land or none.
+   */
+  public void swapAll(Warehouse warehouse, List<TableIdentifier> tables, LockedChanges changes) {
+    List<TableIdentifier> ordered =
+        tables.stream().distinct().sorted(CatalogObjects::compare).toList();
+    database.transaction(
+        connection -> {
+          List<CatalogObject> locked = new ArrayList<>();
+          for (TableIdentifier identifier : ordered) {
+            locked.add(
+                find(connection, warehouse, identifier, true)
+                    .filter(o -> o.kind() == Kind.TABLE)
+                    .orElseThrow(() -> doesNotExist(Kind.TABLE, identifier)));
+          }
+          for (Swap swap : changes.apply(locked)) {
+            boolean swapped =
+                swap(
+                    connection,
+                    warehouse,
+                    swap.current(),
+                    swap.current().metadataLocation(),
+                    swap.location(),
+                    swap.metadataLocation(),
+                    swap.metadataJson());
+            if (!swapped) {
+              // cannot happen while we hold the row locks; fail the whole transaction if it does
+              throw new org.apache.iceberg.exceptions.CommitFailedException(
+                  "Cannot commit %s: metadata changed concurrently", swap.current().identifier());
+            }
+          }
+          return null;
+        });
+  }
+
+  private static int compare(TableIdentifier a, TableIdentifier b) {
+    int byNamespace =
+        java.util.Arrays.compare(a.namespace().levels(), b.namespace().levels());
+    return byNamespace != 0 ? byNamespace : a.name().compareTo(b.name());
+  }
+
+  /**
+   * Renames a table or view, possibly into another namespace, with the checks and messages of
+   * Iceberg's reference catalogs.
+   */
+  public void rename(Warehouse warehouse, TableIdentifier from, TableIdentifier to, Kind kind) {
+    database.transaction(
+        connection -> {
+          CatalogObject source =
+              find(connection, warehouse, from, true)
+                  .filter(o -> o.kind() == kind)
+                  .orElseThrow(() -> doesNotExist(kind, from));
+          OptionalLong namespaceId = Namespaces.id(connection, warehouse.id(), to.namespace(), false);
+          if (namespaceId.isEmpty()) {
+            throw new NoSuchNamespaceException("Namespace does not exist: %s", to.namespace());
+          }
+          Optional<CatalogObject> target = find(connection, warehouse, to, false);
+          if (target.isPresent()) {
+            throw renameTargetExists(from, to, target.get().kind());
+          }
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "UPDATE catalog_object SET namespace_id = ?, name = ?, updated_at = now()"
+                      + " WHERE id = ?")) {
+            statement.setLong(1, namespaceId.getAsLong());
+            statement.setString(2, to.name());
+            statement.setObject(3, source.id());
+            statement.executeUpdate();
+          } catch (SQLException e) {
+            if (SqlErrors.is(e, SqlErrors.UNIQUE_VIOLATION)) {
+              Kind existing = find(connection, warehouse, to, false).map(CatalogObject::kind)
+                  .orElse(kind);
+              throw renameTargetExists(from, to, existing);
+            }
+            if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
+              throw new NoSuchNamespaceException("Namespace does not exist: %s", to.namespace());
+            }
+            throw e;
+          }
+          return null;
+        });
+  }
+
+  private static AlreadyExistsException renameTargetExists(
+      TableIdentifier from, TableIdentifier to, Kind existing) {
+    return new AlreadyExistsException(
+        "Cannot rename %s to %s. %s already exists", from, to, existing.display());
+  }
+
+  /**
+   * Drops a table or view; false if none of that kind exists. With {@code purge}, the purge job
+   * is recorded in the same transaction, with everything the purge will need.
+   */
+  public boolean drop(Warehouse warehouse, TableIdentifier identifier, Kind kind, boolean purge) {
+    return database.transaction(
+        connection -> {
+          Optional<CatalogObject> found = find(connection, warehouse, identifier, true);
+          if (found.isEmpty() || found.get().kind() != kind) {
+            return false;
+          }
+          CatalogObject object = found.get();
+          try (PreparedStatement statement =
+              connection.prepareStatement("DELETE FROM catalog_object WHERE id = ?")) {
+            statement.setObject(1, object.id());
+            statement.executeUpdate();
+          }
+          if (purge) {
+            try (PreparedStatement statement =
+                connection.prepareStatement(
+                    "INSERT INTO purge_job (object_id, realm_id, warehouse_id, kind, identifier,"
+                        + " location, owns_location, metadata_location)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+              statement.setObject(1, object.id());
+              statement.setString(2, warehouse.realm());
+              statement.setLong(3, warehouse.id());
+              statement.setString(4, kind.sql());
+              statement.setString(5, identifier.toString());
+              statement.setString(6, object.location());
+              statement.setBoolean(7, object.ownsLocation());
+              statement.setString(8, object.metadataLocation());
+              statement.executeUpdate();
+            }
+          }
+          return true;
+        });
+  }
+
+  /** Lists the tables or views of a namespace by name. */
+  public Page<TableIdentifier> list(
+      Warehouse warehouse, Namespace namespace, Kind kind, String pageToken, int pageSize) {
+    return database.autocommit(
+        connection -> {
+          OptionalLong namespaceId = Namespaces.id(connection, warehouse.id(), namespace, false);
+          if (namespaceId.isEmpty()) {
+            throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+          }
+          String after = Page.nameAfter(pageToken);
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT name FROM catalog_object WHERE namespace_id = ? AND kind = ?"
+                      + " AND (?::text IS NULL OR name > ?) ORDER BY name LIMIT ?")) {
+            statement.setLong(1, namespaceId.getAsLong());
+            statement.setString(2, kind.sql());
+            statement.setString(3, after);
+            statement.setString(4, after);
+            statement.setInt(5, pageSize + 1);
+            List<TableIdentifier> result = new ArrayList<>();
+            try (ResultSet rs = statement.executeQuery()) {
+              while (rs.next()) {
+                result.add(TableIdentifier.of(namespace, rs.getString(1)));
+              }
+            }
+            return Namespaces.page(result, pageSize, TableIdentifier::name);
+          }
+        });
+  }
+
+  static RuntimeException doesNotExist(Kind kind, TableIdentifier identifier) {
+    return kind == Kind.TABLE
+        ? new NoSuchTableException("Table does not exist: %s", identifier)
+        : new NoSuchViewException("View does not exist: %s", identifier);
+  }
+
+  private static CatalogObject read(ResultSet rs, TableIdentifier identifier) throws SQLException {
+    return new CatalogObject(
+        rs.getObject(1, UUID.class),
+        identifier,
+        Kind.fromSql(rs.getString(2)),
+        rs.getString(3),
+        rs.getBoolean(4),
+        rs.getString(5),
+        rs.getString(6));
+  }
+}

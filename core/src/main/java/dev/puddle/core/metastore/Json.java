@@ -1,0 +1,32 @@
+package dev.puddle.core.metastore;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** String maps to and from the JSON kept in {@code jsonb} property columns. */
+final class Json {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final TypeReference<TreeMap<String, String>> MAP = new TypeReference<>() {};
+
+  private Json() {}
+
+  static Map<String, String> toMap(String json) {
+    try {
+      return json == null ? Map.of() : MAPPER.readValue(json, MAP);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static String fromMap(Map<String, String> map) {
+    try {
+      return MAPPER.writeValueAsString(map);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

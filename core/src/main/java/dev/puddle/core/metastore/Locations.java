@@ -1,0 +1,146 @@
+package dev.puddle.core.metastore;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.iceberg.exceptions.BadRequestException;
+
+/**
+ * Keeps locations from overlapping: no table or view that owns its location may lie inside,
+ * contain or equal another's, nor contain or equal the location of a namespace. Every write that
+ * sets or changes a location first takes a transaction-scoped advisory lock on its warehouse, so
+ * of two concurrent overlapping creates at most one succeeds. Ordinary commits take no lock.
+ */
+public final class Locations {
+  private static final int LOCK_CLASS = 0x6c6f6361; // "loca"
+
+  private Locations() {}
+
+  /** A location without trailing slashes. */
+  public static String normalize(String location) {
+    String result = location.strip();
+    while (result.endsWith("/") && !result.endsWith("://")) {
+      result = result.substring(0, result.length() - 1);
+    }
+    return result;
+  }
+
+  /** Whether {@code location} is {@code base} or lies below it. */
+  public static boolean isWithin(String location, String base) {
+    String l = normalize(location);
+    String b = normalize(base);
+    return l.equals(b) || l.startsWith(b + "/");
+  }
+
+  /** Takes the warehouse's location lock until the end of the current transaction. */
+  static void lock(Connection connection, long warehouseId) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
+      statement.setInt(1, LOCK_CLASS);
+      statement.setInt(2, (int) warehouseId);
+      statement.execute();
+    }
+  }
+
+  /**
+   * Fails if an object location would overlap another object (other than {@code self}) or contain
+   * a namespace location. Call under {@link #lock}.
+   */
+  static void checkObjectLocation(
+      Connection connection, long warehouseId, UUID self, String location) throws SQLException {
+    String normalized = normalize(location);
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "SELECT location FROM catalog_object"
+                + " WHERE warehouse_id = ? AND owns_location AND id <> ?"
+                + " AND (location = ANY (?) OR location LIKE ? ESCAPE '\\') LIMIT 1")) {
+      statement.setLong(1, warehouseId);
+      statement.setObject(2, self);
+      statement.setArray(3, connection.createArrayOf("text", ancestors(normalized).toArray()));
+      statement.setString(4, escapeLike(normalized) + "/%");
+      try (ResultSet rs = statement.executeQuery()) {
+        if (rs.next()) {
+          throw new BadRequestException(
+              "Location %s overlaps the location %s of an existing table or view",
+              normalized, rs.getString(1));
+        }
+      }
+    }
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "SELECT location FROM namespace WHERE warehouse_id = ?"
+                + " AND (location = ? OR location LIKE ? ESCAPE '\\') LIMIT 1")) {
+      statement.setLong(1, warehouseId);
+      statement.setString(2, normalized);
+      statement.setString(3, escapeLike(normalized) + "/%");
+      try (ResultSet rs = statement.executeQuery()) {
+        if (rs.next()) {
+          throw new BadRequestException(
+              "Location %s overlaps the location %s of an existing namespace",
+              normalized, rs.getString(1));
+        }
+      }
+    }
+  }
+
+  /**
+   * Fails if a namespace location would lie inside or equal the location of an object, or equal
+   * another namespace's location. Call under {@link #lock}.
+   */
+  static void checkNamespaceLocation(
+      Connection connection, long warehouseId, long selfId, String location) throws SQLException {
+    String normalized = normalize(location);
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "SELECT location FROM catalog_object"
+                + " WHERE warehouse_id = ? AND owns_location AND location = ANY (?) LIMIT 1")) {
+      statement.setLong(1, warehouseId);
+      statement.setArray(2, connection.createArrayOf("text", ancestors(normalized).toArray()));
+      try (ResultSet rs = statement.executeQuery()) {
+        if (rs.next()) {
+          throw new BadRequestException(
+              "Location %s overlaps the location %s of an existing table or view",
+              normalized, rs.getString(1));
+        }
+      }
+    }
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "SELECT location FROM namespace WHERE warehouse_id = ? AND id <> ? AND location = ?"
+                + " LIMIT 1")) {
+      statement.setLong(1, warehouseId);
+      statement.setLong(2, selfId);
+      statement.setString(3, normalized);
+      try (ResultSet rs = statement.executeQuery()) {
+        if (rs.next()) {
+          throw new BadRequestException(
+              "Location %s is already the location of another namespace", normalized);
+        }
+      }
+    }
+  }
+
+  /** The location and each of its parents, e.g. s3://b/a/t, s3://b/a, s3://b. */
+  static List<String> ancestors(String location) {
+    List<String> result = new ArrayList<>();
+    int schemeEnd = location.indexOf("://");
+    int floor = schemeEnd < 0 ? 0 : schemeEnd + 3;
+    String current = location;
+    while (true) {
+      result.add(current);
+      int slash = current.lastIndexOf('/');
+      if (slash <= floor) {
+        return result;
+      }
+      current = current.substring(0, slash);
+    }
+  }
+
+  private static String escapeLike(String value) {
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+  }
+}

@@ -1,0 +1,80 @@
+package dev.puddle.core.metastore;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * Applies the schema migrations in {@code migrations/} in order, each once. Runs at deploy time
+ * and at local-server start, never on a cold start. All of it happens in one transaction under a
+ * transaction-scoped advisory lock, so concurrent runs wait for each other and a failed run leaves
+ * nothing half-applied.
+ */
+public final class Migrations {
+  /** Migration scripts, oldest first; a script's version is its position, counting from 1. */
+  static final List<String> SCRIPTS = List.of("V1__catalog.sql");
+
+  private static final int LOCK_CLASS = 0x70646c65; // "pdle"
+  private static final int LOCK_MIGRATIONS = 1;
+
+  private Migrations() {}
+
+  /** Migrates the schema to the newest version and returns the number of scripts applied. */
+  public static int migrate(Database database) {
+    return database.transaction(
+        connection -> {
+          try (PreparedStatement lock =
+              connection.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
+            lock.setInt(1, LOCK_CLASS);
+            lock.setInt(2, LOCK_MIGRATIONS);
+            lock.execute();
+          }
+          try (Statement statement = connection.createStatement()) {
+            statement.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migration ("
+                    + " version integer PRIMARY KEY,"
+                    + " script text NOT NULL,"
+                    + " applied_at timestamptz NOT NULL DEFAULT now())");
+          }
+          int current;
+          try (Statement statement = connection.createStatement();
+              ResultSet rs =
+                  statement.executeQuery("SELECT coalesce(max(version), 0) FROM schema_migration")) {
+            rs.next();
+            current = rs.getInt(1);
+          }
+          int applied = 0;
+          for (int version = current + 1; version <= SCRIPTS.size(); version++) {
+            String script = SCRIPTS.get(version - 1);
+            try (Statement statement = connection.createStatement()) {
+              statement.execute(read(script));
+            }
+            try (PreparedStatement record =
+                connection.prepareStatement(
+                    "INSERT INTO schema_migration (version, script) VALUES (?, ?)")) {
+              record.setInt(1, version);
+              record.setString(2, script);
+              record.executeUpdate();
+            }
+            applied++;
+          }
+          return applied;
+        });
+  }
+
+  private static String read(String script) {
+    try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + script)) {
+      if (in == null) {
+        throw new IllegalStateException("Missing migration script: " + script);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

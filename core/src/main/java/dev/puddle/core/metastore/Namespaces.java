@@ -1,0 +1,298 @@
+package dev.puddle.core.metastore;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+
+/**
+ * Namespaces of a warehouse. A child namespace references its parent and tables and views
+ * reference their namespace, so foreign keys keep anything from being orphaned by a concurrent
+ * drop; property updates lock the namespace row, so concurrent updates never lose keys.
+ */
+public final class Namespaces {
+  /** The property that sets a namespace's location. */
+  public static final String LOCATION = "location";
+
+  /** What a properties update did, in the terms of the REST response. */
+  public record PropertiesUpdate(List<String> updated, List<String> removed, List<String> missing) {}
+
+  private final Database database;
+
+  public Namespaces(Database database) {
+    this.database = database;
+  }
+
+  public void create(Warehouse warehouse, Namespace namespace, Map<String, String> properties) {
+    database.transaction(
+        connection -> {
+          Long parentId = null;
+          if (namespace.length() > 1) {
+            Namespace parent = parentOf(namespace);
+            parentId =
+                id(connection, warehouse.id(), parent, false)
+                    .orElseThrow(
+                        () -> new NoSuchNamespaceException("Namespace does not exist: %s", parent));
+          }
+          String location = properties.get(LOCATION);
+          if (location != null) {
+            Locations.lock(connection, warehouse.id());
+            Locations.checkNamespaceLocation(connection, warehouse.id(), -1, location);
+          }
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "INSERT INTO namespace (warehouse_id, parent_id, levels, properties, location)"
+                      + " VALUES (?, ?, ?, ?::jsonb, ?)"
+                      + " ON CONFLICT (warehouse_id, levels) DO NOTHING")) {
+            statement.setLong(1, warehouse.id());
+            statement.setObject(2, parentId);
+            statement.setArray(3, levels(connection, namespace));
+            statement.setString(4, Json.fromMap(properties));
+            statement.setString(5, location == null ? null : Locations.normalize(location));
+            if (statement.executeUpdate() == 0) {
+              throw new AlreadyExistsException("Namespace already exists: %s", namespace);
+            }
+          } catch (SQLException e) {
+            if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
+              // the parent was dropped after we looked it up
+              throw new NoSuchNamespaceException("Namespace does not exist: %s", parentOf(namespace));
+            }
+            throw e;
+          }
+          return null;
+        });
+  }
+
+  public Map<String, String> load(Warehouse warehouse, Namespace namespace) {
+    return database.autocommit(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT properties::text FROM namespace WHERE warehouse_id = ? AND levels = ?")) {
+            statement.setLong(1, warehouse.id());
+            statement.setArray(2, levels(connection, namespace));
+            try (ResultSet rs = statement.executeQuery()) {
+              if (!rs.next()) {
+                throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+              }
+              return Json.toMap(rs.getString(1));
+            }
+          }
+        });
+  }
+
+  public boolean exists(Warehouse warehouse, Namespace namespace) {
+    return database.autocommit(
+        connection -> id(connection, warehouse.id(), namespace, false).isPresent());
+  }
+
+  /** The namespace's location property, if it has one. */
+  public String location(Warehouse warehouse, Namespace namespace) {
+    return database.autocommit(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT location FROM namespace WHERE warehouse_id = ? AND levels = ?")) {
+            statement.setLong(1, warehouse.id());
+            statement.setArray(2, levels(connection, namespace));
+            try (ResultSet rs = statement.executeQuery()) {
+              if (!rs.next()) {
+                throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+              }
+              return rs.getString(1);
+            }
+          }
+        });
+  }
+
+  /** Lists the children of {@code parent} (the top level when it is empty), by name. */
+  public Page<Namespace> list(
+      Warehouse warehouse, Namespace parent, String pageToken, int pageSize) {
+    return database.autocommit(
+        connection -> {
+          Long parentId = null;
+          if (!parent.isEmpty()) {
+            parentId =
+                id(connection, warehouse.id(), parent, false)
+                    .orElseThrow(
+                        () -> new NoSuchNamespaceException("Namespace does not exist: %s", parent));
+          }
+          String after = Page.nameAfter(pageToken);
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT levels FROM namespace WHERE warehouse_id = ?"
+                      + " AND parent_id IS NOT DISTINCT FROM ?"
+                      + " AND (?::text[] IS NULL OR levels > ?::text[])"
+                      + " ORDER BY levels LIMIT ?")) {
+            Array afterLevels =
+                after == null ? null : levels(connection, child(parent, after));
+            statement.setLong(1, warehouse.id());
+            statement.setObject(2, parentId);
+            statement.setArray(3, afterLevels);
+            statement.setArray(4, afterLevels);
+            statement.setInt(5, pageSize + 1);
+            List<Namespace> result = new ArrayList<>();
+            try (ResultSet rs = statement.executeQuery()) {
+              while (rs.next()) {
+                result.add(Namespace.of((String[]) rs.getArray(1).getArray()));
+              }
+            }
+            return page(result, pageSize, ns -> ns.level(ns.length() - 1));
+          }
+        });
+  }
+
+  /**
+   * Drops an empty namespace; false if it does not exist. The row lock makes a concurrent create
+   * of a child either finish first (and the drop fails: not empty) or fail afterwards.
+   */
+  public boolean drop(Warehouse warehouse, Namespace namespace) {
+    return database.transaction(
+        connection -> {
+          OptionalLong found = id(connection, warehouse.id(), namespace, true);
+          if (found.isEmpty()) {
+            return false;
+          }
+          long id = found.getAsLong();
+          checkEmpty(connection, namespace, id);
+          try (PreparedStatement statement =
+              connection.prepareStatement("DELETE FROM namespace WHERE id = ?")) {
+            statement.setLong(1, id);
+            statement.executeUpdate();
+          } catch (SQLException e) {
+            if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
+              throw new NamespaceNotEmptyException("Namespace %s is not empty.", namespace);
+            }
+            throw e;
+          }
+          return true;
+        });
+  }
+
+  private static void checkEmpty(Connection connection, Namespace namespace, long id)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "SELECT (SELECT count(*) FROM namespace WHERE parent_id = ?),"
+                + " (SELECT count(*) FROM catalog_object WHERE namespace_id = ? AND kind = 'table'),"
+                + " (SELECT count(*) FROM catalog_object WHERE namespace_id = ? AND kind = 'view')")) {
+      statement.setLong(1, id);
+      statement.setLong(2, id);
+      statement.setLong(3, id);
+      try (ResultSet rs = statement.executeQuery()) {
+        rs.next();
+        if (rs.getLong(1) > 0) {
+          throw new NamespaceNotEmptyException(
+              "Namespace %s is not empty. Contains %d child namespace(s).",
+              namespace, rs.getLong(1));
+        }
+        if (rs.getLong(2) > 0) {
+          throw new NamespaceNotEmptyException(
+              "Namespace %s is not empty. Contains %d table(s).", namespace, rs.getLong(2));
+        }
+        if (rs.getLong(3) > 0) {
+          throw new NamespaceNotEmptyException(
+              "Namespace %s is not empty. Contains %d view(s).", namespace, rs.getLong(3));
+        }
+      }
+    }
+  }
+
+  /** Sets and removes properties atomically under the namespace's row lock. */
+  public PropertiesUpdate updateProperties(
+      Warehouse warehouse, Namespace namespace, Map<String, String> updates, Set<String> removals) {
+    return database.transaction(
+        connection -> {
+          long id;
+          Map<String, String> properties;
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT id, properties::text FROM namespace"
+                      + " WHERE warehouse_id = ? AND levels = ? FOR UPDATE")) {
+            statement.setLong(1, warehouse.id());
+            statement.setArray(2, levels(connection, namespace));
+            try (ResultSet rs = statement.executeQuery()) {
+              if (!rs.next()) {
+                throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+              }
+              id = rs.getLong(1);
+              properties = new TreeMap<>(Json.toMap(rs.getString(2)));
+            }
+          }
+          Set<String> missing = new HashSet<>(removals);
+          missing.removeAll(properties.keySet());
+          Set<String> removed = new HashSet<>(removals);
+          removed.removeAll(missing);
+
+          String oldLocation = properties.get(LOCATION);
+          properties.keySet().removeAll(removals);
+          properties.putAll(updates);
+          String newLocation = properties.get(LOCATION);
+          if (newLocation != null && !newLocation.equals(oldLocation)) {
+            Locations.lock(connection, warehouse.id());
+            Locations.checkNamespaceLocation(connection, warehouse.id(), id, newLocation);
+          }
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "UPDATE namespace SET properties = ?::jsonb, location = ? WHERE id = ?")) {
+            statement.setString(1, Json.fromMap(properties));
+            statement.setString(2, newLocation == null ? null : Locations.normalize(newLocation));
+            statement.setLong(3, id);
+            statement.executeUpdate();
+          }
+          return new PropertiesUpdate(
+              List.copyOf(updates.keySet()), List.copyOf(removed), List.copyOf(missing));
+        });
+  }
+
+  /** The namespace's row id, optionally locking the row until the end of the transaction. */
+  static OptionalLong id(Connection connection, long warehouseId, Namespace namespace, boolean lock)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "SELECT id FROM namespace WHERE warehouse_id = ? AND levels = ?"
+                + (lock ? " FOR UPDATE" : ""))) {
+      statement.setLong(1, warehouseId);
+      statement.setArray(2, levels(connection, namespace));
+      try (ResultSet rs = statement.executeQuery()) {
+        return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+      }
+    }
+  }
+
+  static Array levels(Connection connection, Namespace namespace) throws SQLException {
+    return connection.createArrayOf("text", namespace.levels());
+  }
+
+  static <T> Page<T> page(
+      List<T> rows, int pageSize, java.util.function.Function<T, String> lastName) {
+    if (rows.size() <= pageSize) {
+      return new Page<>(rows, null);
+    }
+    List<T> items = rows.subList(0, pageSize);
+    return new Page<>(items, Page.tokenAfter(lastName.apply(items.get(pageSize - 1))));
+  }
+
+  private static Namespace parentOf(Namespace namespace) {
+    return Namespace.of(Arrays.copyOf(namespace.levels(), namespace.length() - 1));
+  }
+
+  private static Namespace child(Namespace parent, String name) {
+    String[] levels = Arrays.copyOf(parent.levels(), parent.length() + 1);
+    levels[parent.length()] = name;
+    return Namespace.of(levels);
+  }
+}

@@ -1,0 +1,39 @@
+package dev.puddle.core.metastore;
+
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
+import org.apache.iceberg.jdbc.UncheckedSQLException;
+
+/** Classifies PostgreSQL errors by SQLSTATE. */
+public final class SqlErrors {
+  public static final String UNIQUE_VIOLATION = "23505";
+  public static final String FOREIGN_KEY_VIOLATION = "23503";
+  public static final String SERIALIZATION_FAILURE = "40001";
+  public static final String DEADLOCK_DETECTED = "40P01";
+  public static final String QUERY_CANCELED = "57014";
+  public static final String LOCK_NOT_AVAILABLE = "55P03";
+
+  private SqlErrors() {}
+
+  public static boolean is(SQLException e, String sqlState) {
+    return sqlState.equals(e.getSQLState());
+  }
+
+  /** Whether the connection itself failed (class 08, or the server is shutting down). */
+  public static boolean isConnectionFailure(SQLException e) {
+    String state = e.getSQLState();
+    return e instanceof SQLTransientConnectionException
+        || e instanceof SQLNonTransientConnectionException
+        || (state != null && (state.startsWith("08") || state.startsWith("57P")));
+  }
+
+  /** Turns an unexpected SQL error into the exception the REST layer reports. */
+  public static RuntimeException translate(SQLException e) {
+    if (isConnectionFailure(e)) {
+      return new ServiceUnavailableException(e, "Metastore unavailable: %s", e.getMessage());
+    }
+    return new UncheckedSQLException(e, "Metastore error (SQLSTATE %s)", e.getSQLState());
+  }
+}

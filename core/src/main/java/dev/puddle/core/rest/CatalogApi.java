@@ -1,0 +1,126 @@
+package dev.puddle.core.rest;
+
+import dev.puddle.core.api.Request;
+import dev.puddle.core.api.Response;
+import dev.puddle.core.api.Route;
+import dev.puddle.core.catalog.PuddleCatalog;
+import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.Namespaces;
+import dev.puddle.core.metastore.Warehouse;
+import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.storage.Storage;
+import java.util.Arrays;
+import org.apache.iceberg.rest.Endpoint;
+import org.apache.iceberg.rest.RESTCatalogProperties;
+import org.apache.iceberg.rest.RESTUtil;
+import org.apache.iceberg.rest.responses.ConfigResponse;
+
+/**
+ * The Iceberg REST catalog over one metastore and one storage: turns a {@link Request} into a
+ * {@link Response}, every failure included. Stateless between requests apart from caches that
+ * are safe to lose, so any instance can serve any request.
+ */
+public final class CatalogApi {
+  /** Who the catalog serves: the realm (one until identity arrives) and its default warehouse. */
+  public record Settings(String realm, String defaultWarehouse) {}
+
+  private final Settings settings;
+  private final Database database;
+  private final Warehouses warehouses;
+  private final Namespaces namespaces;
+  private final CatalogObjects objects;
+  private final Storage storage;
+  private final NamespaceEndpoints namespaceEndpoints;
+  private final TableEndpoints tableEndpoints;
+  private final ViewEndpoints viewEndpoints;
+
+  public CatalogApi(Settings settings, Database database, Storage storage) {
+    this.settings = settings;
+    this.database = database;
+    this.storage = storage;
+    this.warehouses = new Warehouses(database);
+    this.namespaces = new Namespaces(database);
+    this.objects = new CatalogObjects(database);
+    this.namespaceEndpoints = new NamespaceEndpoints(namespaces);
+    this.tableEndpoints = new TableEndpoints(objects, storage.io());
+    this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
+  }
+
+  public Response handle(Request request) {
+    try {
+      return dispatch(request);
+    } catch (RuntimeException e) {
+      return ErrorMapper.toResponse(e);
+    }
+  }
+
+  private Response dispatch(Request request) {
+    return switch (request.route()) {
+      case HEALTH -> Response.json(200, "{\"status\":\"ok\"}");
+      case READY -> ready();
+      case GET_CONFIG -> config(request);
+      case LIST_NAMESPACES -> namespaceEndpoints.listNamespaces(scope(request));
+      case CREATE_NAMESPACE -> namespaceEndpoints.createNamespace(scope(request));
+      case LOAD_NAMESPACE -> namespaceEndpoints.loadNamespaceMetadata(scope(request));
+      case NAMESPACE_EXISTS -> namespaceEndpoints.namespaceExists(scope(request));
+      case DROP_NAMESPACE -> namespaceEndpoints.dropNamespace(scope(request));
+      case UPDATE_NAMESPACE_PROPERTIES -> namespaceEndpoints.updateProperties(scope(request));
+      case LIST_TABLES -> tableEndpoints.listTables(scope(request));
+      case CREATE_TABLE -> tableEndpoints.createTable(scope(request));
+      case REGISTER_TABLE -> tableEndpoints.registerTable(scope(request));
+      case LOAD_TABLE -> tableEndpoints.loadTable(scope(request));
+      case TABLE_EXISTS -> tableEndpoints.tableExists(scope(request));
+      case UPDATE_TABLE -> tableEndpoints.updateTable(scope(request));
+      case DROP_TABLE -> tableEndpoints.dropTable(scope(request));
+      case RENAME_TABLE -> tableEndpoints.renameTable(scope(request));
+      case REPORT_METRICS -> tableEndpoints.reportMetrics(scope(request));
+      case COMMIT_TRANSACTION -> tableEndpoints.commitTransaction(scope(request));
+      case LIST_VIEWS -> viewEndpoints.listViews(scope(request));
+      case CREATE_VIEW -> viewEndpoints.createView(scope(request));
+      case REGISTER_VIEW -> viewEndpoints.registerView(scope(request));
+      case LOAD_VIEW -> viewEndpoints.loadView(scope(request));
+      case VIEW_EXISTS -> viewEndpoints.viewExists(scope(request));
+      case REPLACE_VIEW -> viewEndpoints.replaceView(scope(request));
+      case DROP_VIEW -> viewEndpoints.dropView(scope(request));
+      case RENAME_VIEW -> viewEndpoints.renameView(scope(request));
+    };
+  }
+
+  private Scope scope(Request request) {
+    Warehouse warehouse =
+        warehouses.get(settings.realm(), request.pathParameter("prefix").orElseThrow());
+    return new Scope(
+        warehouse, new PuddleCatalog(warehouse, namespaces, objects, storage.io()), request);
+  }
+
+  /**
+   * {@code GET /v1/config}: the warehouse's prefix, the storage properties engines need, the
+   * namespace separator and every endpoint this catalog serves.
+   */
+  private Response config(Request request) {
+    String name = request.queryParameter("warehouse").orElse(settings.defaultWarehouse());
+    Warehouse warehouse = warehouses.get(settings.realm(), name);
+    ConfigResponse response =
+        ConfigResponse.builder()
+            .withDefaults(storage.clientProperties())
+            .withOverride("prefix", RESTUtil.encodeString(warehouse.name()))
+            .withOverride(RESTCatalogProperties.NAMESPACE_SEPARATOR, Names.SEPARATOR_ENCODED)
+            .withEndpoints(
+                Arrays.stream(Route.values())
+                    .filter(Route::isCatalogEndpoint)
+                    .map(route -> Endpoint.create(route.method(), route.path()))
+                    .toList())
+            .build();
+    return Response.json(200, RestJson.write(response));
+  }
+
+  private Response ready() {
+    try {
+      database.autocommit(connection -> connection.isValid(2));
+      return Response.json(200, "{\"status\":\"ready\"}");
+    } catch (RuntimeException e) {
+      return ErrorMapper.error(503, "ServiceUnavailableException", "Metastore unreachable");
+    }
+  }
+}

@@ -1,0 +1,86 @@
+package dev.puddle.core.rest;
+
+import dev.puddle.core.api.Response;
+import java.util.Map;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchIcebergTableException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
+import org.apache.iceberg.exceptions.UnprocessableEntityException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+import org.apache.iceberg.rest.responses.ErrorResponseParser;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place exceptions become responses: {@code {"error":{"message","type","code"}}} with the
+ * status Iceberg's clients expect and {@code type} the Iceberg exception's simple name. Stack
+ * traces are logged, never returned. A known conflict is a 409; a commit whose outcome is unknown
+ * is a 5xx, so clients check before retrying.
+ */
+public final class ErrorMapper {
+  private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
+
+  private static final Map<Class<? extends Exception>, Integer> STATUS =
+      Map.ofEntries(
+          Map.entry(BadRequestException.class, 400),
+          Map.entry(IllegalArgumentException.class, 400),
+          Map.entry(ValidationException.class, 400),
+          Map.entry(NotAuthorizedException.class, 401),
+          Map.entry(ForbiddenException.class, 403),
+          Map.entry(NoSuchNamespaceException.class, 404),
+          Map.entry(NoSuchTableException.class, 404),
+          Map.entry(NoSuchViewException.class, 404),
+          Map.entry(NoSuchIcebergTableException.class, 404),
+          Map.entry(NotFoundException.class, 404),
+          Map.entry(UnsupportedOperationException.class, 406),
+          Map.entry(AlreadyExistsException.class, 409),
+          Map.entry(NamespaceNotEmptyException.class, 409),
+          Map.entry(CommitFailedException.class, 409),
+          Map.entry(UnprocessableEntityException.class, 422),
+          Map.entry(CommitStateUnknownException.class, 500),
+          Map.entry(ServiceUnavailableException.class, 503));
+
+  private ErrorMapper() {}
+
+  public static Response toResponse(Throwable error) {
+    int status = statusOf(error);
+    String message;
+    if (status == 500 && !(error instanceof CommitStateUnknownException)) {
+      LOG.error("Internal error", error);
+      message = "Internal server error";
+    } else {
+      if (status >= 500) {
+        LOG.warn("{}: {}", error.getClass().getSimpleName(), error.getMessage(), error);
+      }
+      message = error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
+    }
+    return error(status, error.getClass().getSimpleName(), message);
+  }
+
+  public static Response error(int status, String type, String message) {
+    ErrorResponse body =
+        ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build();
+    return Response.json(status, ErrorResponseParser.toJson(body));
+  }
+
+  static int statusOf(Throwable error) {
+    for (Class<?> type = error.getClass(); type != null; type = type.getSuperclass()) {
+      Integer status = STATUS.get(type);
+      if (status != null) {
+        return status;
+      }
+    }
+    return 500;
+  }
+}

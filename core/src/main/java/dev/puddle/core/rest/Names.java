@@ -1,0 +1,68 @@
+package dev.puddle.core.rest;
+
+import java.util.List;
+import java.util.regex.Pattern;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
+
+/**
+ * Namespaces and names in request paths. API Gateway decodes paths before Lambda sees them:
+ * {@code %1F} arrives as a raw unit separator and {@code %2F} as {@code /}. Both the raw and the
+ * still-encoded separator are accepted; a name with a {@code /} could never be addressed, so it is
+ * refused at creation.
+ */
+public final class Names {
+  /** The separator advertised in {@code /v1/config}, as clients put it in URLs. */
+  public static final String SEPARATOR_ENCODED = "%1F";
+
+  private static final Pattern SEPARATOR = Pattern.compile("\u001f|%1[fF]");
+
+  private Names() {}
+
+  /** The namespace in a decoded path variable or {@code parent} query parameter. */
+  public static Namespace namespace(String decoded) {
+    if (decoded == null || decoded.isEmpty()) {
+      return Namespace.empty();
+    }
+    return Namespace.of(SEPARATOR.split(decoded, -1));
+  }
+
+  /** Fails unless every level of the namespace can be addressed in a request path. */
+  public static void checkCreatable(Namespace namespace) {
+    if (namespace.isEmpty()) {
+      throw new BadRequestException("Invalid namespace: empty");
+    }
+    for (String level : namespace.levels()) {
+      check("namespace", namespace.toString(), level);
+      if (SEPARATOR.matcher(level).find()) {
+        throw new BadRequestException(
+            "Invalid namespace %s: '%s' is the namespace separator", namespace, SEPARATOR_ENCODED);
+      }
+    }
+  }
+
+  /** Fails unless the table or view and its namespace can be addressed in a request path. */
+  public static void checkCreatable(TableIdentifier identifier) {
+    check("name", identifier.toString(), identifier.name());
+    List.of(identifier.namespace().levels())
+        .forEach(level -> check("namespace", identifier.namespace().toString(), level));
+  }
+
+  private static void check(String what, String whole, String part) {
+    if (part == null || part.isEmpty()) {
+      throw new BadRequestException("Invalid %s %s: empty name", what, whole);
+    }
+    if (part.indexOf('/') >= 0) {
+      throw new BadRequestException(
+          "Invalid %s %s: '/' is not allowed, because it cannot be addressed in a request path",
+          what, whole);
+    }
+    for (int i = 0; i < part.length(); i++) {
+      if (Character.isISOControl(part.charAt(i))) {
+        throw new BadRequestException(
+            "Invalid %s %s: control characters are not allowed", what, whole);
+      }
+    }
+  }
+}

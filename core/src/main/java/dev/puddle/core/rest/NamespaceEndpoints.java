@@ -1,0 +1,97 @@
+package dev.puddle.core.rest;
+
+import dev.puddle.core.api.Response;
+import dev.puddle.core.metastore.Namespaces;
+import dev.puddle.core.metastore.Namespaces.PropertiesUpdate;
+import dev.puddle.core.metastore.Page;
+import java.util.Set;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
+import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
+import org.apache.iceberg.rest.responses.CreateNamespaceResponse;
+import org.apache.iceberg.rest.responses.GetNamespaceResponse;
+import org.apache.iceberg.rest.responses.ListNamespacesResponse;
+import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
+
+/** The namespace operations of the REST specification. */
+final class NamespaceEndpoints {
+  private final Namespaces namespaces;
+
+  NamespaceEndpoints(Namespaces namespaces) {
+    this.namespaces = namespaces;
+  }
+
+  Response listNamespaces(Scope scope) {
+    Namespace parent = Names.namespace(scope.request().queryParameter("parent").orElse(null));
+    Paging paging = Paging.of(scope.request());
+    ListNamespacesResponse.Builder response = ListNamespacesResponse.builder();
+    String token = paging.pageToken();
+    do {
+      Page<Namespace> page =
+          namespaces.list(scope.warehouse(), parent, token, paging.pageSize());
+      response.addAll(page.items());
+      token = page.nextPageToken();
+    } while (token != null && !paging.paginated());
+    return Response.json(200, RestJson.write(response.nextPageToken(token).build()));
+  }
+
+  Response createNamespace(Scope scope) {
+    CreateNamespaceRequest request =
+        RestJson.read(scope.request().body(), CreateNamespaceRequest.class);
+    request.validate();
+    Names.checkCreatable(request.namespace());
+    namespaces.create(scope.warehouse(), request.namespace(), request.properties());
+    return Response.json(
+        200,
+        RestJson.write(
+            CreateNamespaceResponse.builder()
+                .withNamespace(request.namespace())
+                .setProperties(request.properties())
+                .build()));
+  }
+
+  Response loadNamespaceMetadata(Scope scope) {
+    Namespace namespace = scope.namespace();
+    return Response.json(
+        200,
+        RestJson.write(
+            GetNamespaceResponse.builder()
+                .withNamespace(namespace)
+                .setProperties(namespaces.load(scope.warehouse(), namespace))
+                .build()));
+  }
+
+  Response namespaceExists(Scope scope) {
+    Namespace namespace = scope.namespace();
+    if (!namespaces.exists(scope.warehouse(), namespace)) {
+      throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+    }
+    return Response.noContent();
+  }
+
+  Response dropNamespace(Scope scope) {
+    Namespace namespace = scope.namespace();
+    if (!namespaces.drop(scope.warehouse(), namespace)) {
+      throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+    }
+    return Response.noContent();
+  }
+
+  Response updateProperties(Scope scope) {
+    UpdateNamespacePropertiesRequest request =
+        RestJson.read(scope.request().body(), UpdateNamespacePropertiesRequest.class);
+    request.validate();
+    PropertiesUpdate result =
+        namespaces.updateProperties(
+            scope.warehouse(), scope.namespace(), request.updates(), Set.copyOf(request.removals()));
+    return Response.json(
+        200,
+        RestJson.write(
+            UpdateNamespacePropertiesResponse.builder()
+                .addUpdated(result.updated())
+                .addRemoved(result.removed())
+                .addMissing(result.missing())
+                .build()));
+  }
+}

@@ -1,0 +1,70 @@
+package dev.puddle.core.rest;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonFactoryBuilder;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import java.io.UncheckedIOException;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.rest.RESTMessage;
+import org.apache.iceberg.rest.RESTSerializers;
+
+/**
+ * JSON for the REST API, configured as Iceberg's own REST client and server configure it: field
+ * access, kebab-case names and the serializers of {@link RESTSerializers}.
+ */
+public final class RestJson {
+  private static final JsonFactory FACTORY =
+      new JsonFactoryBuilder()
+          .configure(JsonFactory.Feature.INTERN_FIELD_NAMES, false)
+          .configure(JsonFactory.Feature.FAIL_ON_SYMBOL_HASH_OVERFLOW, false)
+          .build();
+
+  private static final ObjectMapper MAPPER = create();
+
+  private RestJson() {}
+
+  private static ObjectMapper create() {
+    ObjectMapper mapper = new ObjectMapper(FACTORY);
+    mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
+    mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    mapper.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
+    RESTSerializers.registerAll(mapper);
+    return mapper;
+  }
+
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+
+  /** Parses a request body; a body that does not parse is a 400, never a 500. */
+  public static <T extends RESTMessage> T read(String body, Class<T> type) {
+    if (body == null || body.isBlank()) {
+      throw new BadRequestException("Malformed request: missing body");
+    }
+    try {
+      T message = MAPPER.readValue(body, type);
+      if (message == null) {
+        throw new BadRequestException("Malformed request: empty body");
+      }
+      return message;
+    } catch (JsonProcessingException e) {
+      throw new BadRequestException("Malformed request: %s", e.getOriginalMessage());
+    } catch (NullPointerException | IllegalArgumentException | IllegalStateException e) {
+      // Iceberg's parsers reject missing or invalid fields with these
+      throw new BadRequestException("Malformed request: %s", e.getMessage());
+    }
+  }
+
+  public static String write(Object value) {
+    try {
+      return MAPPER.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,160 @@
+package dev.puddle.core.rest;
+
+import dev.puddle.core.api.Response;
+import dev.puddle.core.catalog.TransactionCommit;
+import dev.puddle.core.metastore.CatalogObject.Kind;
+import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.Page;
+import java.util.Locale;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.rest.CatalogHandlers;
+import org.apache.iceberg.rest.RESTCatalogProperties;
+import org.apache.iceberg.rest.requests.CommitTransactionRequest;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.RegisterTableRequest;
+import org.apache.iceberg.rest.requests.RenameTableRequest;
+import org.apache.iceberg.rest.requests.ReportMetricsRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.apache.iceberg.rest.responses.ListTablesResponse;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
+
+/**
+ * The table operations of the REST specification. Metadata semantics (requirements, updates,
+ * staged creates, server-side commit retries) are iceberg-core's {@link CatalogHandlers} over
+ * {@link dev.puddle.core.catalog.PuddleCatalog}.
+ */
+final class TableEndpoints {
+  private static final String SNAPSHOTS_ALL = "all";
+
+  private final CatalogObjects objects;
+  private final FileIO io;
+
+  TableEndpoints(CatalogObjects objects, FileIO io) {
+    this.objects = objects;
+    this.io = io;
+  }
+
+  Response listTables(Scope scope) {
+    return Response.json(200, RestJson.write(list(scope, Kind.TABLE)));
+  }
+
+  ListTablesResponse list(Scope scope, Kind kind) {
+    Namespace namespace = scope.namespace();
+    Paging paging = Paging.of(scope.request());
+    ListTablesResponse.Builder response = ListTablesResponse.builder();
+    String token = paging.pageToken();
+    do {
+      Page<TableIdentifier> page =
+          objects.list(scope.warehouse(), namespace, kind, token, paging.pageSize());
+      response.addAll(page.items());
+      token = page.nextPageToken();
+    } while (token != null && !paging.paginated());
+    return response.nextPageToken(token).build();
+  }
+
+  Response createTable(Scope scope) {
+    CreateTableRequest request = RestJson.read(scope.request().body(), CreateTableRequest.class);
+    request.validate();
+    Namespace namespace = scope.namespace();
+    Names.checkCreatable(TableIdentifier.of(namespace, request.name()));
+    LoadTableResponse response =
+        request.stageCreate()
+            ? CatalogHandlers.stageTableCreate(scope.catalog(), namespace, request)
+            : CatalogHandlers.createTable(scope.catalog(), namespace, request);
+    return tableResponse(response, SNAPSHOTS_ALL);
+  }
+
+  Response registerTable(Scope scope) {
+    RegisterTableRequest request =
+        RestJson.read(scope.request().body(), RegisterTableRequest.class);
+    request.validate();
+    Names.checkCreatable(TableIdentifier.of(scope.namespace(), request.name()));
+    return tableResponse(
+        CatalogHandlers.registerTable(scope.catalog(), scope.namespace(), request), SNAPSHOTS_ALL);
+  }
+
+  Response loadTable(Scope scope) {
+    String mode =
+        scope.request().queryParameter("snapshots").orElse(SNAPSHOTS_ALL).toLowerCase(Locale.ROOT);
+    RESTCatalogProperties.SnapshotMode snapshotMode;
+    try {
+      snapshotMode = RESTCatalogProperties.SnapshotMode.valueOf(mode.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException("Invalid snapshots mode: %s", mode);
+    }
+    LoadTableResponse response =
+        CatalogHandlers.loadTable(scope.catalog(), scope.table(), snapshotMode);
+    String etag = ETags.of(response.metadataLocation(), mode);
+    if (ETags.matches(scope.request().header("if-none-match").orElse(null), etag)) {
+      return new Response(304, java.util.Map.of("etag", etag), null);
+    }
+    return Response.json(200, RestJson.write(response)).withHeader("etag", etag);
+  }
+
+  Response tableExists(Scope scope) {
+    TableIdentifier table = scope.table();
+    if (!objects.exists(scope.warehouse(), table, Kind.TABLE)) {
+      throw new NoSuchTableException("Table does not exist: %s", table);
+    }
+    return Response.noContent();
+  }
+
+  Response updateTable(Scope scope) {
+    UpdateTableRequest request = RestJson.read(scope.request().body(), UpdateTableRequest.class);
+    TableIdentifier table = scope.table();
+    if (request.identifier() != null && !request.identifier().equals(table)) {
+      throw new BadRequestException(
+          "Identifier in the request body %s does not match the path %s",
+          request.identifier(), table);
+    }
+    return tableResponse(
+        CatalogHandlers.updateTable(scope.catalog(), table, request), SNAPSHOTS_ALL);
+  }
+
+  Response dropTable(Scope scope) {
+    boolean purge =
+        Boolean.parseBoolean(scope.request().queryParameter("purgeRequested").orElse("false"));
+    TableIdentifier table = scope.table();
+    if (!scope.catalog().dropTable(table, purge)) {
+      throw new NoSuchTableException("Table does not exist: %s", table);
+    }
+    return Response.noContent();
+  }
+
+  Response renameTable(Scope scope) {
+    RenameTableRequest request = RestJson.read(scope.request().body(), RenameTableRequest.class);
+    request.validate();
+    Names.checkCreatable(request.destination());
+    scope.catalog().renameTable(request.source(), request.destination());
+    return Response.noContent();
+  }
+
+  Response reportMetrics(Scope scope) {
+    ReportMetricsRequest request =
+        RestJson.read(scope.request().body(), ReportMetricsRequest.class);
+    if (request.report() == null) {
+      throw new BadRequestException("Invalid metrics report: missing report");
+    }
+    return Response.noContent();
+  }
+
+  Response commitTransaction(Scope scope) {
+    CommitTransactionRequest request =
+        RestJson.read(scope.request().body(), CommitTransactionRequest.class);
+    new TransactionCommit(scope.warehouse(), objects, io).commit(request);
+    return Response.noContent();
+  }
+
+  private static Response tableResponse(LoadTableResponse response, String mode) {
+    TableMetadata metadata = response.tableMetadata();
+    Response result = Response.json(200, RestJson.write(response));
+    return metadata.metadataFileLocation() == null
+        ? result
+        : result.withHeader("etag", ETags.of(metadata.metadataFileLocation(), mode));
+  }
+}

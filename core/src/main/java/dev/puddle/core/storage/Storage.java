@@ -1,0 +1,61 @@
+package dev.puddle.core.storage;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.aws.AwsClientProperties;
+import org.apache.iceberg.aws.HttpClientProperties;
+import org.apache.iceberg.aws.s3.S3FileIO;
+import org.apache.iceberg.aws.s3.S3FileIOProperties;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * The warehouse's object storage: the {@link FileIO} Puddle writes metadata files with, and the
+ * client properties engines need to reach the same storage.
+ *
+ * <p>On AWS, Puddle and engines use their own credentials and the regional endpoint; against an
+ * S3-compatible server (the local twin) both get its endpoint, path-style access and keys.
+ */
+public final class Storage implements AutoCloseable {
+  private final Map<String, String> clientProperties;
+  private final S3FileIO io;
+
+  private Storage(Map<String, String> clientProperties) {
+    this.clientProperties = Map.copyOf(clientProperties);
+    Map<String, String> ioProperties = new HashMap<>(clientProperties);
+    // the JDK's HTTP client: no Apache or Netty client in the deployment artifact
+    ioProperties.put(HttpClientProperties.CLIENT_TYPE, HttpClientProperties.CLIENT_TYPE_URLCONNECTION);
+    this.io = new S3FileIO();
+    io.initialize(ioProperties);
+  }
+
+  /** Storage on AWS S3 in a region, with the function's own credentials. */
+  public static Storage aws(String region) {
+    return new Storage(Map.of(AwsClientProperties.CLIENT_REGION, region));
+  }
+
+  /** Storage on an S3-compatible server with static keys, e.g. the local twin's. */
+  public static Storage s3Compatible(
+      String endpoint, String region, String accessKeyId, String secretAccessKey) {
+    return new Storage(
+        Map.of(
+            S3FileIOProperties.ENDPOINT, endpoint,
+            S3FileIOProperties.PATH_STYLE_ACCESS, "true",
+            S3FileIOProperties.ACCESS_KEY_ID, accessKeyId,
+            S3FileIOProperties.SECRET_ACCESS_KEY, secretAccessKey,
+            AwsClientProperties.CLIENT_REGION, region));
+  }
+
+  public FileIO io() {
+    return io;
+  }
+
+  /** What an engine needs to read and write this storage, handed out by {@code /v1/config}. */
+  public Map<String, String> clientProperties() {
+    return clientProperties;
+  }
+
+  @Override
+  public void close() {
+    io.close();
+  }
+}
