@@ -22,6 +22,8 @@ import org.apache.iceberg.view.ViewOperations;
 /**
  * One warehouse as an Iceberg catalog of tables, views and namespaces, kept in PostgreSQL. It is
  * cheap to create: one per request, over the execution environment's shared metastore and FileIO.
+ * The warehouse's properties are the catalog properties, so {@code table-default.*},
+ * {@code table-override.*}, {@code view-default.*} and {@code view-override.*} apply server-side.
  *
  * <p>Every new table or view gets a unique location, so a re-created table never shares files
  * with a dropped one.
@@ -45,6 +47,12 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   @Override
   public String name() {
     return warehouse.name();
+  }
+
+  /** The warehouse's properties: table-default.*, view-override.* and so on. */
+  @Override
+  protected Map<String, String> properties() {
+    return warehouse.properties();
   }
 
   public Warehouse warehouse() {

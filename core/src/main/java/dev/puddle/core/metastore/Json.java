@@ -5,18 +5,18 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.UncheckedIOException;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.LinkedHashMap;
 
 /** String maps to and from the JSON kept in {@code jsonb} property columns. */
 final class Json {
   private static final ObjectMapper MAPPER = new ObjectMapper();
-  private static final TypeReference<TreeMap<String, String>> MAP = new TypeReference<>() {};
+  private static final TypeReference<LinkedHashMap<String, String>> MAP = new TypeReference<>() {};
 
   private Json() {}
 
   static Map<String, String> toMap(String json) {
     try {
-      return json == null ? Map.of() : MAPPER.readValue(json, MAP);
+      return json == null ? new LinkedHashMap<>() : MAPPER.readValue(json, MAP);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

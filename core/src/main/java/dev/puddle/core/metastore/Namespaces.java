@@ -254,7 +254,7 @@ public final class Namespaces {
             statement.executeUpdate();
           }
           return new PropertiesUpdate(
-              List.copyOf(updates.keySet()), List.copyOf(removed), List.copyOf(missing));
+              new ArrayList<>(updates.keySet()), new ArrayList<>(removed), new ArrayList<>(missing));
         });
   }
 

@@ -11,7 +11,8 @@ import org.apache.iceberg.exceptions.BadRequestException;
  */
 public record Page<T>(List<T> items, String nextPageToken) {
   public Page {
-    items = List.copyOf(items);
+    // Iceberg's response builders probe for nulls, which immutable List.copyOf rejects
+    items = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(items));
   }
 
   static String tokenAfter(String lastName) {

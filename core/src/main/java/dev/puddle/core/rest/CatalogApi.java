@@ -103,7 +103,7 @@ public final class CatalogApi {
     Warehouse warehouse = warehouses.get(settings.realm(), name);
     ConfigResponse response =
         ConfigResponse.builder()
-            .withDefaults(storage.clientProperties())
+            .withDefaults(storage.configDefaults())
             .withOverride("prefix", RESTUtil.encodeString(warehouse.name()))
             .withOverride(RESTCatalogProperties.NAMESPACE_SEPARATOR, Names.SEPARATOR_ENCODED)
             .withEndpoints(

@@ -9,8 +9,9 @@ import org.apache.iceberg.exceptions.BadRequestException;
 /**
  * Namespaces and names in request paths. API Gateway decodes paths before Lambda sees them:
  * {@code %1F} arrives as a raw unit separator and {@code %2F} as {@code /}. Both the raw and the
- * still-encoded separator are accepted; a name with a {@code /} could never be addressed, so it is
- * refused at creation.
+ * still-encoded separator are accepted. Iceberg clients encode a space as {@code +}, which API
+ * Gateway leaves as it is, so a {@code +} in a path is a space. A name with a {@code /} or a
+ * {@code +} could never be addressed, so it is refused at creation.
  */
 public final class Names {
   /** The separator advertised in {@code /v1/config}, as clients put it in URLs. */
@@ -25,7 +26,16 @@ public final class Names {
     if (decoded == null || decoded.isEmpty()) {
       return Namespace.empty();
     }
-    return Namespace.of(SEPARATOR.split(decoded, -1));
+    String[] levels = SEPARATOR.split(decoded, -1);
+    for (int i = 0; i < levels.length; i++) {
+      levels[i] = segment(levels[i]);
+    }
+    return Namespace.of(levels);
+  }
+
+  /** A table or view name in a decoded path variable. */
+  public static String segment(String decoded) {
+    return decoded.replace('+', ' ');
   }
 
   /** Fails unless every level of the namespace can be addressed in a request path. */
@@ -53,10 +63,12 @@ public final class Names {
     if (part == null || part.isEmpty()) {
       throw new BadRequestException("Invalid %s %s: empty name", what, whole);
     }
-    if (part.indexOf('/') >= 0) {
-      throw new BadRequestException(
-          "Invalid %s %s: '/' is not allowed, because it cannot be addressed in a request path",
-          what, whole);
+    for (char unaddressable : new char[] {'/', '+'}) {
+      if (part.indexOf(unaddressable) >= 0) {
+        throw new BadRequestException(
+            "Invalid %s %s: '%s' is not allowed, because it cannot be addressed in a request path",
+            what, whole, unaddressable);
+      }
     }
     for (int i = 0; i < part.length(); i++) {
       if (Character.isISOControl(part.charAt(i))) {

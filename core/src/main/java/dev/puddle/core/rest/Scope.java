@@ -14,10 +14,10 @@ record Scope(Warehouse warehouse, PuddleCatalog catalog, Request request) {
   }
 
   TableIdentifier table() {
-    return TableIdentifier.of(namespace(), request.pathParameter("table").orElseThrow());
+    return TableIdentifier.of(namespace(), Names.segment(request.pathParameter("table").orElseThrow()));
   }
 
   TableIdentifier view() {
-    return TableIdentifier.of(namespace(), request.pathParameter("view").orElseThrow());
+    return TableIdentifier.of(namespace(), Names.segment(request.pathParameter("view").orElseThrow()));
   }
 }

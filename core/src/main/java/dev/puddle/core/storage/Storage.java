@@ -2,6 +2,7 @@ package dev.puddle.core.storage;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.aws.AwsClientProperties;
 import org.apache.iceberg.aws.HttpClientProperties;
 import org.apache.iceberg.aws.s3.S3FileIO;
@@ -52,6 +53,16 @@ public final class Storage implements AutoCloseable {
   /** What an engine needs to read and write this storage, handed out by {@code /v1/config}. */
   public Map<String, String> clientProperties() {
     return clientProperties;
+  }
+
+  /**
+   * What {@code /v1/config} hands engines as defaults: the client properties, and S3FileIO so
+   * that a Java client without Hadoop on its classpath can read and write tables.
+   */
+  public Map<String, String> configDefaults() {
+    Map<String, String> defaults = new HashMap<>(clientProperties);
+    defaults.put(CatalogProperties.FILE_IO_IMPL, S3FileIO.class.getName());
+    return defaults;
   }
 
   @Override

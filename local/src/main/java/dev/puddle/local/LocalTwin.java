@@ -1,0 +1,160 @@
+package dev.puddle.local;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.Migrations;
+import dev.puddle.core.metastore.PostgresConnections;
+import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.core.storage.Storage;
+import dev.puddle.functions.CatalogHandler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Puddle on one machine: an embedded PostgreSQL and an embedded S3 server on loopback, their data
+ * in one directory, and the Lambda catalog handler behind a local HTTP endpoint that plays API
+ * Gateway.
+ */
+public final class LocalTwin implements AutoCloseable {
+  public static final String REALM = "default";
+  public static final String WAREHOUSE = "default";
+  public static final String BUCKET = "warehouse";
+
+  /** Where and how the twin listens. Port 0 picks a free port. */
+  public record Options(Path dataDirectory, String bind, int port, int s3Port, int postgresPort) {}
+
+  private static final int CONNECTIONS = 16;
+  private static final int DRAIN_SECONDS = 25;
+
+  private final LocalPostgres postgres;
+  private final LocalS3 s3;
+  private final Database database;
+  private final Storage storage;
+  private final HttpServer server;
+  private final ExecutorService executor;
+
+  private LocalTwin(
+      LocalPostgres postgres,
+      LocalS3 s3,
+      Database database,
+      Storage storage,
+      HttpServer server,
+      ExecutorService executor) {
+    this.postgres = postgres;
+    this.s3 = s3;
+    this.database = database;
+    this.storage = storage;
+    this.server = server;
+    this.executor = executor;
+  }
+
+  public static LocalTwin start(Options options) {
+    Path data = options.dataDirectory().toAbsolutePath();
+    LocalPostgres postgres = LocalPostgres.start(data.resolve("postgres"), options.postgresPort());
+    LocalS3 s3 = null;
+    try {
+      s3 = LocalS3.start(data.resolve("s3"), options.bind(), options.s3Port());
+      s3.ensureBucket(BUCKET);
+      Database database =
+          new Database(
+              PostgresConnections.factory(postgres.jdbcUrl(), postgres.user(), null), CONNECTIONS);
+      Migrations.migrate(database);
+      new Warehouses(database).ensure(REALM, WAREHOUSE, "s3://" + BUCKET + "/" + WAREHOUSE, Map.of());
+      Storage storage =
+          Storage.s3Compatible(
+              s3.endpoint(), LocalS3.REGION, LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY);
+      CatalogHandler handler =
+          new CatalogHandler(
+              new CatalogApi(new CatalogApi.Settings(REALM, WAREHOUSE), database, storage));
+      HttpServer server =
+          HttpServer.create(new InetSocketAddress(options.bind(), options.port()), 128);
+      ExecutorService executor = Executors.newFixedThreadPool(CONNECTIONS);
+      server.setExecutor(executor);
+      server.createContext("/", new ApiGatewayBridge(handler));
+      server.start();
+      return new LocalTwin(postgres, s3, database, storage, server, executor);
+    } catch (IOException e) {
+      closeQuietly(s3);
+      postgres.close();
+      throw new UncheckedIOException(e);
+    } catch (RuntimeException e) {
+      closeQuietly(s3);
+      postgres.close();
+      throw e;
+    }
+  }
+
+  /** The catalog URI engines use. */
+  public String uri() {
+    InetSocketAddress address = server.getAddress();
+    return "http://" + address.getHostString() + ":" + address.getPort();
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  /** The properties an engine needs besides the URI (also served as defaults by /v1/config). */
+  public Map<String, String> clientProperties() {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("uri", uri());
+    properties.put("warehouse", WAREHOUSE);
+    properties.putAll(storage.clientProperties());
+    return properties;
+  }
+
+  public String s3Endpoint() {
+    return s3.endpoint();
+  }
+
+  /** The metastore, for tests and tools that inspect it. */
+  public Database database() {
+    return database;
+  }
+
+  public String jdbcUrl() {
+    return postgres.jdbcUrl();
+  }
+
+  public Storage storage() {
+    return storage;
+  }
+
+  /**
+   * Stops cleanly: the listener closes, requests in flight finish (up to 25 s), then connections
+   * close and PostgreSQL and S3 shut down.
+   */
+  @Override
+  public void close() {
+    server.stop(DRAIN_SECONDS);
+    executor.shutdown();
+    try {
+      executor.awaitTermination(DRAIN_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    database.close();
+    storage.close();
+    closeQuietly(s3);
+    postgres.close();
+  }
+
+  private static void closeQuietly(AutoCloseable closeable) {
+    if (closeable == null) {
+      return;
+    }
+    try {
+      closeable.close();
+    } catch (Exception ignored) {
+      // shutting down anyway
+    }
+  }
+}

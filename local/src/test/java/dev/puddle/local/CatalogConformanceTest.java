@@ -1,0 +1,122 @@
+package dev.puddle.local;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.catalog.CatalogTests;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Apache Iceberg's own catalog conformance suite, run with Iceberg's {@link RESTCatalog} client
+ * against the local twin: HTTP, the API Gateway event conversion, the Lambda handler, PostgreSQL
+ * and S3, all real. Every test gets a fresh warehouse.
+ */
+class CatalogConformanceTest extends CatalogTests<RESTCatalog> {
+  private RESTCatalog catalog;
+  private String warehouse;
+
+  /** Client-side table defaults and overrides, as Iceberg's own REST catalog tests set them. */
+  private static final Map<String, String> CLIENT_PROPERTIES =
+      Map.of(
+          CatalogProperties.TABLE_DEFAULT_PREFIX + "default-key1", "catalog-default-key1",
+          CatalogProperties.TABLE_DEFAULT_PREFIX + "default-key2", "catalog-default-key2",
+          CatalogProperties.TABLE_DEFAULT_PREFIX + "override-key3", "catalog-default-key3",
+          CatalogProperties.TABLE_OVERRIDE_PREFIX + "override-key3", "catalog-override-key3",
+          CatalogProperties.TABLE_OVERRIDE_PREFIX + "override-key4", "catalog-override-key4");
+
+  @BeforeEach
+  void setUp() {
+    warehouse = TestTwin.newWarehouse("catalog-tests");
+    catalog = TestTwin.restCatalog(warehouse, CLIENT_PROPERTIES);
+  }
+
+  @AfterEach
+  void tearDown() throws IOException {
+    catalog.close();
+  }
+
+  @Override
+  protected RESTCatalog catalog() {
+    return catalog;
+  }
+
+  @Override
+  protected RESTCatalog initCatalog(String catalogName, Map<String, String> additionalProperties) {
+    Map<String, String> properties = new HashMap<>(CLIENT_PROPERTIES);
+    properties.putAll(additionalProperties);
+    return TestTwin.restCatalog(warehouse, properties);
+  }
+
+  /** Tables at requested locations must lie within the warehouse. */
+  @Override
+  protected String baseTableLocation(TableIdentifier identifier) {
+    return "s3://" + LocalTwin.BUCKET + "/" + warehouse + "/custom/" + identifier.namespace()
+        + "/" + identifier.name();
+  }
+
+  @Override
+  protected boolean supportsNamespaceProperties() {
+    return true;
+  }
+
+  @Override
+  protected boolean supportsNestedNamespaces() {
+    return true;
+  }
+
+  @Override
+  protected boolean requiresNamespaceCreate() {
+    return true;
+  }
+
+  @Override
+  protected boolean supportsServerSideRetry() {
+    return true;
+  }
+
+  @Override
+  protected boolean overridesRequestedLocation() {
+    return false;
+  }
+
+  /**
+   * Behind API Gateway a {@code /} in a name arrives decoded as a path separator, so such a name
+   * could never be addressed: Puddle refuses it at creation with a 400.
+   */
+  @Override
+  protected boolean supportsNamesWithSlashes() {
+    return false;
+  }
+
+  @Override
+  protected boolean supportsNamesWithDot() {
+    return true;
+  }
+
+  /**
+   * The REST paths address a namespace as a non-empty path segment, so the empty namespace
+   * cannot be addressed through the specification's routes.
+   */
+  @Override
+  protected boolean supportsEmptyNamespace() {
+    return false;
+  }
+
+  @Test
+  @Override
+  @Disabled(
+      "Moves the metadata file on a local filesystem and expects loadTable to fail; Puddle serves"
+          + " loadTable from the metadata stored in PostgreSQL and never reads object storage")
+  public void testLoadTableWithMissingMetadataFile(@TempDir Path tempDir) {
+    throw new UncheckedIOException(new IOException("not run"));
+  }
+}
