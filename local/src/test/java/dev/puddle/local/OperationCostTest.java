@@ -1,0 +1,682 @@
+package dev.puddle.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import dev.puddle.core.api.Route;
+import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.PostgresConnections;
+import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.core.storage.Storage;
+import dev.puddle.functions.CatalogHandler;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.sql.CallableStatement;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.aws.s3.S3FileIOProperties;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What one catalog operation costs: how many SQL statements Puddle executes and how many S3
+ * requests it makes, by kind, for {@code createTable}, {@code loadTable} and a single-table
+ * commit (an append of one data file), as Iceberg's own {@link RESTCatalog} client issues them.
+ *
+ * <p>Nothing of Puddle is mocked. The test runs a second catalog endpoint next to the shared twin
+ * — the real {@link CatalogHandler} behind the real API Gateway bridge, over a {@link CatalogApi}
+ * — whose metastore and storage are the twin's PostgreSQL and S3 seen through two counters:
+ *
+ * <ul>
+ *   <li>SQL: every pgjdbc connection is wrapped in a {@link Proxy} that records each statement
+ *       executed ({@code execute*} on prepared, callable and plain statements) and each
+ *       transaction commit;
+ *   <li>S3: the catalog's S3 endpoint is a byte-for-byte TCP forwarder on loopback in front of
+ *       the twin's S3 server that parses each HTTP request line. Requests are relayed unchanged
+ *       (the {@code Host} header included), so SigV4 signatures still verify.
+ * </ul>
+ *
+ * <p>The engine (the REST client) is given the twin's S3 endpoint directly, so the manifests it
+ * writes are not counted: only Puddle's own requests pass the forwarder. Counts are taken per
+ * catalog request, around the Lambda handler's invocation.
+ */
+class OperationCostTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static SqlCounter sql;
+  private static S3Counter s3;
+  private static Database database;
+  private static Storage storage;
+  private static MeasuringHandler handler;
+  private static HttpServer server;
+  private static ExecutorService serverThreads;
+
+  @BeforeAll
+  static void startMeasuredCatalog() throws IOException {
+    LocalTwin twin = TestTwin.get();
+    sql = new SqlCounter();
+    s3 = S3Counter.start(URI.create(twin.s3Endpoint()));
+    database =
+        new Database(sql.wrap(PostgresConnections.factory(twin.jdbcUrl(), "postgres", null)), 2);
+    storage =
+        Storage.s3Compatible(
+            s3.endpoint(), LocalS3.REGION, LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY);
+    CatalogApi api =
+        new CatalogApi(
+            new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE), database, storage);
+    handler = new MeasuringHandler(new CatalogHandler(api), sql, s3);
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+    serverThreads = Executors.newSingleThreadExecutor();
+    server.setExecutor(serverThreads);
+    server.createContext("/", new ApiGatewayBridge(handler));
+    server.start();
+  }
+
+  @AfterAll
+  static void stopMeasuredCatalog() {
+    if (server != null) {
+      server.stop(0);
+      serverThreads.shutdown();
+    }
+    if (database != null) {
+      database.close();
+    }
+    if (storage != null) {
+      storage.close();
+    }
+    if (s3 != null) {
+      s3.close();
+    }
+  }
+
+  @Test
+  void loadTableReadsPostgresOnlyAndCommitWritesOneMetadataFile() throws IOException {
+    String warehouse = TestTwin.newWarehouse("cost");
+    Namespace namespace = Namespace.of("sales");
+    TableIdentifier identifier = TableIdentifier.of(namespace, "orders");
+    Schema schema =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "amount", Types.DoubleType.get()));
+
+    try (RESTCatalog catalog = client(warehouse)) { // GET /v1/config caches the warehouse lookup
+      catalog.createNamespace(namespace);
+
+      handler.clear();
+      catalog.createTable(identifier, schema);
+      Call create = handler.only(Route.CREATE_TABLE);
+
+      handler.clear();
+      Table table = catalog.loadTable(identifier);
+      Call load = handler.only(Route.LOAD_TABLE);
+
+      DataFile file =
+          DataFiles.builder(PartitionSpec.unpartitioned())
+              .withPath(table.location() + "/data/00000-0-orders.parquet")
+              .withFormat(FileFormat.PARQUET)
+              .withFileSizeInBytes(1024)
+              .withRecordCount(1)
+              .build();
+      handler.clear();
+      table.newAppend().appendFile(file).commit();
+      Call commit = handler.only(Route.UPDATE_TABLE);
+      // everything the Java client asked for around the append: it also loads the table before
+      // and after committing, and reports metrics
+      Call exchange = handler.total();
+
+      System.out.println(create.line("createTable"));
+      System.out.println(load.line("loadTable"));
+      System.out.println(commit.line("commit (append of 1 data file)"));
+      System.out.println(exchange.line("append, whole client exchange"));
+
+      // createTable: 1 S3 PUT (v0 metadata.json) and no reads. Its SQL, in order:
+      //  1. SELECT catalog_object … (does the table exist? BaseMetastoreCatalog's create check)
+      //  2. SELECT namespace location (the default table location lies under it)
+      //  in one transaction (CatalogObjects.create):
+      //  3. SELECT namespace id
+      //  4. SELECT pg_advisory_xact_lock (the warehouse's location lock)
+      //  5. SELECT a table or view whose location overlaps the new one
+      //  6. SELECT a namespace whose location overlaps the new one
+      //  7. INSERT INTO catalog_object
+      assertThat(create.s3Kinds()).as(create.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
+      assertThat(create.sql()).as(create.describe()).hasSize(7);
+      assertThat(create.commits()).as(create.describe()).isEqualTo(1);
+
+      // loadTable: PostgreSQL only, one statement: the table's row, current metadata JSON
+      // included (the warehouse lookup is cached since GET /v1/config).
+      assertThat(load.s3()).as(load.describe()).isEmpty();
+      assertThat(load.sql()).as(load.describe()).hasSize(1);
+      assertThat(load.sql().getFirst()).contains("FROM catalog_object");
+
+      // commit: exactly one S3 request, the PUT of the new metadata.json; no GET, no HEAD.
+      // Two SQL statements:
+      //  1. SELECT catalog_object … (the current row: base metadata and its location), autocommit
+      //  2. UPDATE catalog_object SET metadata_location, metadata … WHERE id = ? AND
+      //     metadata_location = ? (the compare-and-swap), in its own transaction (1 COMMIT)
+      // The response is built from the committed metadata, with no second SELECT.
+      assertThat(commit.s3Kinds()).as(commit.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
+      assertThat(commit.s3().getFirst().target()).endsWith(".metadata.json");
+      assertThat(commit.sql()).as(commit.describe()).hasSize(2);
+      assertThat(commit.sql().get(0)).startsWith("SELECT").contains("FROM catalog_object");
+      assertThat(commit.sql().get(1)).startsWith("UPDATE catalog_object");
+      assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
+
+      // however many loads the client adds around its commit, they cost S3 nothing
+      assertThat(exchange.s3Kinds()).as(exchange.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
+
+      // the S3 counter sees reads and listings too: the zeros above are not blind spots
+      int before = s3.requests().size();
+      InputFile metadataFile =
+          storage
+              .io()
+              .newInputFile(
+                  ((HasTableOperations) table).operations().current().metadataFileLocation());
+      metadataFile.getLength();
+      try (InputStream in = metadataFile.newStream()) {
+        in.readAllBytes();
+      }
+      ((SupportsPrefixOperations) storage.io())
+          .listPrefix(table.location() + "/metadata")
+          .forEach(info -> {});
+      assertThat(s3.requests().subList(before, s3.requests().size()))
+          .extracting(S3Request::kind)
+          .containsExactly(S3Kind.HEAD, S3Kind.GET, S3Kind.LIST);
+    }
+  }
+
+  private RESTCatalog client(String warehouse) {
+    // The engine reaches S3 directly, not through the counting forwarder the catalog uses.
+    return TestTwin.restCatalog(
+        warehouse,
+        Map.of(
+            CatalogProperties.URI,
+            "http://127.0.0.1:" + server.getAddress().getPort(),
+            S3FileIOProperties.ENDPOINT,
+            TestTwin.get().s3Endpoint()));
+  }
+
+  private static Map<S3Kind, Integer> kinds(S3Kind kind, int count) {
+    Map<S3Kind, Integer> result = new EnumMap<>(S3Kind.class);
+    result.put(kind, count);
+    return result;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // per-request measurement
+
+  /** What one catalog request cost. */
+  record Call(
+      String routeKey, int requests, List<String> sql, int commits, List<S3Request> s3) {
+    static Call total(List<Call> calls) {
+      List<String> sql = new ArrayList<>();
+      List<S3Request> s3 = new ArrayList<>();
+      calls.forEach(
+          call -> {
+            sql.addAll(call.sql());
+            s3.addAll(call.s3());
+          });
+      return new Call(
+          calls.stream().map(Call::routeKey).collect(Collectors.joining(" + ")),
+          calls.stream().mapToInt(Call::requests).sum(),
+          sql,
+          calls.stream().mapToInt(Call::commits).sum(),
+          s3);
+    }
+
+    Map<S3Kind, Integer> s3Kinds() {
+      Map<S3Kind, Integer> result = new EnumMap<>(S3Kind.class);
+      s3.forEach(request -> result.merge(request.kind(), 1, Integer::sum));
+      return result;
+    }
+
+    /** One line for the release notes. */
+    String line(String operation) {
+      Map<S3Kind, Integer> kinds = s3Kinds();
+      String byKind =
+          List.of(S3Kind.GET, S3Kind.HEAD, S3Kind.PUT, S3Kind.DELETE, S3Kind.LIST).stream()
+              .map(kind -> kind + "=" + kinds.getOrDefault(kind, 0))
+              .collect(Collectors.joining(" "));
+      int other = kinds.getOrDefault(S3Kind.POST, 0) + kinds.getOrDefault(S3Kind.OTHER, 0);
+      return String.format(
+          Locale.ROOT,
+          "[cost] %-32s catalog requests=%d | SQL statements=%d (transaction commits=%d)"
+              + " | S3 requests=%d: %s%s",
+          operation,
+          requests,
+          sql.size(),
+          commits,
+          s3.size(),
+          byKind,
+          other == 0 ? "" : " OTHER=" + other);
+    }
+
+    String describe() {
+      StringBuilder out = new StringBuilder(routeKey).append('\n');
+      sql.forEach(statement -> out.append("  SQL ").append(statement).append('\n'));
+      s3.forEach(request -> out.append("  S3  ").append(request).append('\n'));
+      return out.toString();
+    }
+  }
+
+  /** Wraps the Lambda handler and records, per invocation, the SQL and S3 work it caused. */
+  static final class MeasuringHandler implements RequestStreamHandler {
+    private final RequestStreamHandler delegate;
+    private final SqlCounter sql;
+    private final S3Counter s3;
+    private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
+
+    MeasuringHandler(RequestStreamHandler delegate, SqlCounter sql, S3Counter s3) {
+      this.delegate = delegate;
+      this.sql = sql;
+      this.s3 = s3;
+    }
+
+    @Override
+    public void handleRequest(InputStream input, OutputStream output, Context context)
+        throws IOException {
+      byte[] event = input.readAllBytes();
+      String routeKey = JSON.readTree(event).path("routeKey").asText();
+      int sqlBefore = sql.statements().size();
+      int commitsBefore = sql.commits();
+      int s3Before = s3.requests().size();
+      // S3 calls are synchronous and each is counted when its request line reaches the
+      // forwarder, before S3 answers; the client sends one catalog request at a time.
+      delegate.handleRequest(new ByteArrayInputStream(event), output, context);
+      calls.add(
+          new Call(
+              routeKey,
+              1,
+              List.copyOf(sql.statements().subList(sqlBefore, sql.statements().size())),
+              sql.commits() - commitsBefore,
+              List.copyOf(s3.requests().subList(s3Before, s3.requests().size()))));
+    }
+
+    void clear() {
+      calls.clear();
+    }
+
+    /** Every call since {@link #clear()}, added up. */
+    Call total() {
+      synchronized (calls) {
+        return Call.total(List.copyOf(calls));
+      }
+    }
+
+    /** The one call made to a route since {@link #clear()}. */
+    Call only(Route route) {
+      List<Call> matching;
+      synchronized (calls) {
+        matching = calls.stream().filter(c -> c.routeKey().equals(route.routeKey())).toList();
+      }
+      assertThat(matching).as("calls to %s among %s", route, calls).hasSize(1);
+      return matching.getFirst();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // SQL statements, counted on real pgjdbc connections
+
+  /** Counts statements executed on the connections of a {@link Database}. */
+  static final class SqlCounter {
+    private final List<String> statements = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicInteger commits = new AtomicInteger();
+
+    List<String> statements() {
+      return statements;
+    }
+
+    int commits() {
+      return commits.get();
+    }
+
+    Database.ConnectionFactory wrap(Database.ConnectionFactory factory) {
+      return () -> connection(factory.open());
+    }
+
+    private Connection connection(Connection connection) {
+      return proxy(
+          Connection.class,
+          connection,
+          (method, args) -> {},
+          (method, args, result) -> {
+            switch (method.getName()) {
+              case "prepareStatement" ->
+                  result = statement(PreparedStatement.class, result, (String) args[0]);
+              case "prepareCall" ->
+                  result = statement(CallableStatement.class, result, (String) args[0]);
+              case "createStatement" -> result = statement(Statement.class, result, null);
+              case "commit" -> commits.incrementAndGet();
+              default -> {}
+            }
+            return result;
+          });
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends Statement> T statement(Class<T> type, Object statement, String sql) {
+      return proxy(
+          type,
+          (T) statement,
+          (method, args) -> {
+            // counted before it runs: a statement that fails was still sent
+            if (method.getName().startsWith("execute")) {
+              String text =
+                  args != null && args.length > 0 && args[0] instanceof String s ? s : sql;
+              statements.add(text.replaceAll("\\s+", " ").strip());
+            }
+          },
+          (method, args, result) -> result);
+    }
+
+    /** What to do before a delegated call. */
+    @FunctionalInterface
+    private interface Before {
+      void accept(Method method, Object[] args);
+    }
+
+    /** What to do after a delegated call; returns what the caller gets. */
+    @FunctionalInterface
+    private interface After {
+      Object apply(Method method, Object[] args, Object result) throws Exception;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T proxy(Class<T> type, T target, Before before, After after) {
+      InvocationHandler handler =
+          (proxy, method, args) -> {
+            before.accept(method, args);
+            Object result;
+            try {
+              result = method.invoke(target, args);
+            } catch (InvocationTargetException e) {
+              throw e.getCause();
+            }
+            return after.apply(method, args, result);
+          };
+      return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // S3 requests, counted on the wire in front of the real S3 server
+
+  enum S3Kind {
+    GET,
+    HEAD,
+    PUT,
+    DELETE,
+    LIST,
+    POST,
+    OTHER
+  }
+
+  record S3Request(S3Kind kind, String method, String target) {
+    /** Classifies a path-style S3 request: a GET without a key is a listing. */
+    static S3Request of(String method, String target) {
+      int query = target.indexOf('?');
+      String path = query < 0 ? target : target.substring(0, query);
+      String params = query < 0 ? "" : target.substring(query + 1);
+      String withoutSlash = path.startsWith("/") ? path.substring(1) : path;
+      int slash = withoutSlash.indexOf('/');
+      boolean hasKey = slash >= 0 && slash < withoutSlash.length() - 1;
+      S3Kind kind =
+          switch (method) {
+            case "GET" -> hasKey ? S3Kind.GET : S3Kind.LIST;
+            case "HEAD" -> S3Kind.HEAD;
+            case "PUT" -> S3Kind.PUT;
+            case "DELETE" -> S3Kind.DELETE;
+            case "POST" -> // DeleteObjects is a POST with ?delete
+                List.of(params.split("&")).stream()
+                        .anyMatch(p -> p.equals("delete") || p.startsWith("delete="))
+                    ? S3Kind.DELETE
+                    : S3Kind.POST;
+            default -> S3Kind.OTHER;
+          };
+      return new S3Request(kind, method, target);
+    }
+
+    @Override
+    public String toString() {
+      return kind + " (" + method + " " + target + ")";
+    }
+  }
+
+  /**
+   * A TCP forwarder on loopback in front of an S3 server. It relays bytes unchanged in both
+   * directions and, on the way in, parses HTTP/1.1 request framing (headers, then a
+   * {@code Content-Length} or chunked body) to record every request's method and target.
+   */
+  static final class S3Counter implements AutoCloseable {
+    private final ServerSocket listener;
+    private final URI upstream;
+    private final List<S3Request> requests = Collections.synchronizedList(new ArrayList<>());
+    private final List<Socket> sockets = Collections.synchronizedList(new ArrayList<>());
+    private final ExecutorService threads =
+        Executors.newCachedThreadPool(
+            runnable -> {
+              Thread thread = new Thread(runnable, "s3-counter");
+              thread.setDaemon(true);
+              return thread;
+            });
+
+    private S3Counter(ServerSocket listener, URI upstream) {
+      this.listener = listener;
+      this.upstream = upstream;
+    }
+
+    static S3Counter start(URI upstream) throws IOException {
+      ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+      S3Counter counter = new S3Counter(listener, upstream);
+      counter.threads.execute(counter::accept);
+      return counter;
+    }
+
+    String endpoint() {
+      return "http://127.0.0.1:" + listener.getLocalPort();
+    }
+
+    List<S3Request> requests() {
+      return requests;
+    }
+
+    private void accept() {
+      while (!listener.isClosed()) {
+        try {
+          Socket client = listener.accept();
+          Socket server = new Socket(upstream.getHost(), upstream.getPort());
+          sockets.add(client);
+          sockets.add(server);
+          threads.execute(() -> relayRequests(client, server));
+          threads.execute(() -> relayBytes(server, client));
+        } catch (IOException e) {
+          if (!listener.isClosed()) {
+            throw new IllegalStateException("S3 counter failed to accept", e);
+          }
+        }
+      }
+    }
+
+    /** Client to server: request by request, recording each one. */
+    private void relayRequests(Socket client, Socket server) {
+      try (client;
+          server) {
+        InputStream in = new BufferedInputStream(client.getInputStream());
+        OutputStream out = server.getOutputStream();
+        while (true) {
+          byte[] head = readHead(in);
+          if (head == null) {
+            return; // the client closed the connection between requests
+          }
+          String[] lines = new String(head, StandardCharsets.ISO_8859_1).split("\r\n");
+          String[] requestLine = lines[0].split(" ");
+          long contentLength = 0;
+          boolean chunked = false;
+          for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            if (colon < 0) {
+              continue;
+            }
+            String name = lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT);
+            String value = lines[i].substring(colon + 1).trim();
+            if (name.equals("content-length")) {
+              contentLength = Long.parseLong(value);
+            } else if (name.equals("transfer-encoding")) {
+              chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+            }
+          }
+          requests.add(S3Request.of(requestLine[0], requestLine[1]));
+          out.write(head);
+          out.flush(); // the server may answer "100 Continue" before the body is sent
+          if (chunked) {
+            relayChunked(in, out);
+          } else {
+            copy(in, out, contentLength);
+          }
+          out.flush();
+        }
+      } catch (IOException e) {
+        // a connection closed: nothing more to relay
+      }
+    }
+
+    /** Server to client: bytes as they come. */
+    private static void relayBytes(Socket server, Socket client) {
+      try (server;
+          client) {
+        server.getInputStream().transferTo(client.getOutputStream());
+      } catch (IOException e) {
+        // a connection closed: nothing more to relay
+      }
+    }
+
+    /** The request line and headers up to and including the blank line; null at end of stream. */
+    private static byte[] readHead(InputStream in) throws IOException {
+      ByteArrayOutputStream head = new ByteArrayOutputStream();
+      int matched = 0;
+      byte[] end = {'\r', '\n', '\r', '\n'};
+      while (matched < end.length) {
+        int b = in.read();
+        if (b < 0) {
+          if (head.size() == 0) {
+            return null;
+          }
+          throw new EOFException("Connection closed inside request headers");
+        }
+        head.write(b);
+        matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
+      }
+      return head.toByteArray();
+    }
+
+    private static void relayChunked(InputStream in, OutputStream out) throws IOException {
+      while (true) {
+        String sizeLine = readLine(in, out);
+        int semicolon = sizeLine.indexOf(';');
+        String hex = semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon);
+        long size = Long.parseLong(hex.trim(), 16);
+        if (size == 0) {
+          // trailers, then the blank line that ends the body
+          while (!readLine(in, out).isEmpty()) {}
+          return;
+        }
+        copy(in, out, size);
+        readLine(in, out); // the CRLF after the chunk's data
+      }
+    }
+
+    /** Reads one CRLF-terminated line, relaying it; returns it without the CRLF. */
+    private static String readLine(InputStream in, OutputStream out) throws IOException {
+      ByteArrayOutputStream line = new ByteArrayOutputStream();
+      int previous = -1;
+      while (true) {
+        int b = in.read();
+        if (b < 0) {
+          throw new EOFException("Connection closed inside a chunked body");
+        }
+        out.write(b);
+        if (previous == '\r' && b == '\n') {
+          byte[] bytes = line.toByteArray();
+          return new String(bytes, 0, bytes.length - 1, StandardCharsets.ISO_8859_1);
+        }
+        line.write(b);
+        previous = b;
+      }
+    }
+
+    private static void copy(InputStream in, OutputStream out, long length) throws IOException {
+      byte[] buffer = new byte[64 * 1024];
+      long remaining = length;
+      while (remaining > 0) {
+        int read = in.read(buffer, 0, (int) Math.min(buffer.length, remaining));
+        if (read < 0) {
+          throw new EOFException("Connection closed inside a request body");
+        }
+        out.write(buffer, 0, read);
+        remaining -= read;
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        listener.close();
+      } catch (IOException ignored) {
+        // closing anyway
+      }
+      synchronized (sockets) {
+        for (Socket socket : sockets) {
+          try {
+            socket.close();
+          } catch (IOException ignored) {
+            // closing anyway
+          }
+        }
+      }
+      threads.shutdownNow();
+    }
+  }
+}
