@@ -10,6 +10,7 @@ import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.storage.Storage;
+import java.sql.SQLNonTransientConnectionException;
 import java.util.Arrays;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTCatalogProperties;
@@ -117,7 +118,16 @@ public final class CatalogApi {
 
   private Response ready() {
     try {
-      database.autocommit(connection -> connection.isValid(2));
+      database.autocommit(
+          connection -> {
+            if (!connection.isValid(2)) {
+              // a connection failure (class 08) makes the metastore discard it: the next request
+              // reconnects instead of failing on it
+              throw new SQLNonTransientConnectionException(
+                  "Metastore connection is no longer valid", "08006");
+            }
+            return null;
+          });
       return Response.json(200, "{\"status\":\"ready\"}");
     } catch (RuntimeException e) {
       return ErrorMapper.error(503, "ServiceUnavailableException", "Metastore unreachable");

@@ -1,0 +1,143 @@
+package dev.puddle.core.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.iceberg.rest.Endpoint;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Protects the route table as the router uses it: route keys resolve to their routes, and a decoded
+ * path binds its variables exactly as API Gateway binds them, one non-empty segment each.
+ */
+class RouteTest {
+
+  @ParameterizedTest
+  @EnumSource(Route.class)
+  void everyRouteKeyResolvesToItsRoute(Route route) {
+    assertThat(Route.forRouteKey(route.routeKey())).contains(route);
+    assertThat(route.routeKey()).isEqualTo(route.method() + " " + route.path());
+  }
+
+  @Test
+  void routeKeysAndOperationIdsAreUnique() {
+    Set<String> keys =
+        Arrays.stream(Route.values()).map(Route::routeKey).collect(Collectors.toSet());
+    Set<String> ids =
+        Arrays.stream(Route.values()).map(Route::operationId).collect(Collectors.toSet());
+
+    assertThat(keys).hasSize(Route.values().length);
+    assertThat(ids).hasSize(Route.values().length);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "$default",
+        "ANY /{proxy+}",
+        "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials",
+        "get /v1/config",
+        "GET  /v1/config",
+        ""
+      })
+  void unknownRouteKeysResolveToNothing(String routeKey) {
+    assertThat(Route.forRouteKey(routeKey)).isEmpty();
+  }
+
+  @Test
+  void catalogEndpointsAreTheIcebergOnesAndExcludeConfigAndProbes() {
+    assertThat(Route.GET_CONFIG.isCatalogEndpoint()).isFalse();
+    assertThat(Route.HEALTH.isCatalogEndpoint()).isFalse();
+    assertThat(Route.READY.isCatalogEndpoint()).isFalse();
+    assertThat(Route.LOAD_TABLE.isCatalogEndpoint()).isTrue();
+    assertThat(Endpoint.create(Route.LOAD_TABLE.method(), Route.LOAD_TABLE.path()))
+        .isEqualTo(Endpoint.V1_LOAD_TABLE);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Route.class)
+  void everyTemplateMatchesItselfWithSampleValues(Route route) {
+    String path = route.path().replaceAll("\\{([a-z]+)\\}", "$1-value");
+
+    RouteMatch match = Route.match(route.method(), path).orElseThrow();
+
+    assertThat(match.route()).isEqualTo(route);
+    assertThat(match.pathParameters().values()).allMatch(value -> value.endsWith("-value"));
+  }
+
+  @Test
+  void bindsDecodedVariables() {
+    RouteMatch match =
+        Route.match("GET", "/v1/wh/namespaces/sales\u001feu/tables/daily orders").orElseThrow();
+
+    assertThat(match.route()).isEqualTo(Route.LOAD_TABLE);
+    assertThat(match.pathParameters())
+        .isEqualTo(Map.of("prefix", "wh", "namespace", "sales\u001feu", "table", "daily orders"));
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "HEAD, /v1/wh/namespaces/sales, NAMESPACE_EXISTS",
+    "DELETE, /v1/wh/namespaces/sales, DROP_NAMESPACE",
+    "POST, /v1/wh/namespaces/sales/register, REGISTER_TABLE",
+    "POST, /v1/wh/namespaces/sales/register-view, REGISTER_VIEW",
+    "POST, /v1/wh/tables/rename, RENAME_TABLE",
+    "POST, /v1/wh/views/rename, RENAME_VIEW",
+    "POST, /v1/wh/transactions/commit, COMMIT_TRANSACTION",
+    "POST, /v1/wh/namespaces/sales/tables/orders/metrics, REPORT_METRICS",
+    "GET, /v1/config, GET_CONFIG",
+    "GET, /healthz, HEALTH"
+  })
+  void methodAndPathSelectTheRoute(String method, String path, Route expected) {
+    assertThat(Route.match(method, path).map(RouteMatch::route)).contains(expected);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "/v1//namespaces",
+        "/v1/wh/namespaces/",
+        "/v1/wh/namespaces//tables",
+        "/v1/wh/namespaces/sales/tables/",
+        "/v1/wh/namespaces/sales/tables//metrics"
+      })
+  void aVariableNeverMatchesAnEmptySegment(String path) {
+    String method = path.endsWith("metrics") ? "POST" : "GET";
+
+    assertThat(Route.match(method, path)).isEmpty();
+  }
+
+  /** API Gateway decodes %2F to '/', so such a name would shift every later segment. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "/v1/wh/namespaces/a/b/tables/orders",
+        "/v1/wh/namespaces/sales/tables/orders/2024",
+        "/v1/w/h/namespaces"
+      })
+  void aVariableNeverSpansASlash(String path) {
+    assertThat(Route.match("GET", path)).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "v1/config", "/", "/v1", "/v1/config/", "/healthz/x"})
+  void pathsOutsideTheTableMatchNothing(String path) {
+    assertThat(Route.match("GET", path)).isEmpty();
+    assertThat(Route.pathExists(path)).isFalse();
+  }
+
+  @Test
+  void aKnownPathWithAnotherMethodExistsButDoesNotMatch() {
+    assertThat(Route.match("DELETE", "/v1/config")).isEmpty();
+    assertThat(Route.pathExists("/v1/config")).isTrue();
+    assertThat(Route.match("PUT", "/v1/wh/namespaces/sales/tables/orders")).isEmpty();
+    assertThat(Route.pathExists("/v1/wh/namespaces/sales/tables/orders")).isTrue();
+  }
+}

@@ -1,0 +1,397 @@
+package dev.puddle.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.puddle.core.api.Route;
+import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.Namespaces;
+import dev.puddle.core.metastore.PostgresConnections;
+import dev.puddle.core.metastore.Warehouse;
+import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.functions.CatalogHandler;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.iceberg.catalog.Namespace;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Protects the contract between API Gateway and the catalog function: every sample in {@code
+ * events/}, shaped exactly as API Gateway delivers an HTTP API event, goes through the real {@link
+ * CatalogHandler} over the twin's PostgreSQL and S3, in replay order against a fresh warehouse, and
+ * gets the answer engines rely on. It also keeps the samples complete: exactly one per route.
+ *
+ * <p>The samples address the warehouse {@code default}; each replay readdresses them to its own
+ * warehouse. Metadata locations are random per run, so the register samples get theirs from earlier
+ * answers.
+ */
+class EventSamplesTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Path EVENTS = Path.of(System.getProperty("puddle.events.dir", "../events"));
+  private static final String SAMPLE_WAREHOUSE = "default";
+
+  private final Set<String> replayed = new HashSet<>();
+  private String warehouse;
+  private CatalogHandler handler;
+
+  /** The handler's answer to a sample: status, headers and the JSON body, if any. */
+  private record Answer(String operation, int status, Map<String, String> headers, JsonNode body) {
+    JsonNode metadata() {
+      return body.get("metadata");
+    }
+
+    String metadataLocation() {
+      return body.get("metadata-location").asText();
+    }
+  }
+
+  @BeforeEach
+  void setUp() {
+    warehouse = TestTwin.newWarehouse("events");
+    handler =
+        new CatalogHandler(
+            new CatalogApi(
+                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                TestTwin.get().database(),
+                TestTwin.get().storage()));
+  }
+
+  @Test
+  void thereIsExactlyOneSamplePerRoute() throws IOException {
+    Map<String, Route> routeBySample = new HashMap<>();
+    for (Path file : sampleFiles()) {
+      JsonNode event = JSON.readTree(file.toFile());
+      String routeKey = event.get("routeKey").asText();
+      Route route = Route.forRouteKey(routeKey).orElse(null);
+      String name = file.getFileName().toString().replaceFirst("\\.json$", "");
+
+      assertThat(route).as("route of %s (%s)", file, routeKey).isNotNull();
+      assertThat(name).as("name of the sample for %s", routeKey).isEqualTo(route.operationId());
+      assertThat(event.get("version").asText()).isEqualTo("2.0");
+      assertThat(event.at("/requestContext/routeKey").asText()).isEqualTo(routeKey);
+      assertThat(event.at("/requestContext/stage").asText()).isEqualTo("$default");
+      routeBySample.put(name, route);
+    }
+
+    assertThat(routeBySample.values()).containsExactlyInAnyOrder(Route.values());
+  }
+
+  @Test
+  void everySampleReplayedInOrderGetsItsExpectedAnswer() {
+    Answer health = replay("health");
+    expect(health, 200);
+    assertThat(health.body().get("status").asText()).isEqualTo("ok");
+
+    Answer ready = replay("ready");
+    expect(ready, 200);
+    assertThat(ready.body().get("status").asText()).isEqualTo("ready");
+
+    Answer config = replay("getConfig");
+    expect(config, 200);
+    assertThat(config.body().at("/overrides/prefix").asText()).isEqualTo(warehouse);
+    assertThat(config.body().at("/overrides/namespace-separator").asText()).isEqualTo("%1F");
+    assertThat(texts(config.body().get("endpoints")))
+        .containsExactlyInAnyOrderElementsOf(
+            Arrays.stream(Route.values())
+                .filter(Route::isCatalogEndpoint)
+                .map(Route::routeKey)
+                .toList());
+
+    Answer created = replay("createNamespace");
+    expect(created, 200);
+    assertThat(texts(created.body().get("namespace"))).containsExactly("sales");
+    assertThat(created.body().at("/properties/owner").asText()).isEqualTo("analytics");
+
+    Answer namespaces = replay("listNamespaces");
+    expect(namespaces, 200);
+    assertThat(namespaces.body().get("namespaces")).hasSize(1);
+    assertThat(texts(namespaces.body().get("namespaces").get(0))).containsExactly("sales");
+
+    expectNoContent(replay("namespaceExists"));
+
+    // the sample asks for sales.eu, which does not exist: the raw 0x1F must split two levels
+    Answer nested = replay("loadNamespaceMetadata");
+    expect(nested, 404);
+    assertThat(nested.body().at("/error/type").asText()).isEqualTo("NoSuchNamespaceException");
+    assertThat(nested.body().at("/error/message").asText()).endsWith(": sales.eu");
+
+    Answer properties = replay("updateProperties");
+    expect(properties, 200);
+    assertThat(texts(properties.body().get("updated"))).containsExactly("owner");
+    assertThat(texts(properties.body().get("removed"))).containsExactly("comment");
+
+    Answer table = replay("createTable");
+    expect(table, 200);
+    assertThat(table.metadataLocation())
+        .startsWith("s3://" + LocalTwin.BUCKET + "/" + warehouse + "/sales/orders-")
+        .endsWith(".metadata.json");
+    assertThat(table.headers()).containsKey("etag");
+    assertThat(table.metadata().get("format-version").asInt()).isEqualTo(2);
+    assertThat(table.metadata().at("/partition-specs/0/fields/0/transform").asText())
+        .isEqualTo("day");
+    String tableUuid = table.metadata().get("table-uuid").asText();
+
+    Answer tables = replay("listTables");
+    expect(tables, 200);
+    assertThat(tables.body().at("/identifiers/0/name").asText()).isEqualTo("orders");
+    assertThat(tables.body().get("identifiers")).hasSize(1);
+
+    expectNoContent(replay("tableExists"));
+
+    Answer updated = replay("updateTable");
+    expect(updated, 200);
+    assertThat(updated.metadata().at("/properties/write.parquet.compression-codec").asText())
+        .isEqualTo("zstd");
+    assertThat(updated.metadataLocation()).isNotEqualTo(table.metadataLocation());
+
+    expectNoContent(replay("commitTransaction"));
+
+    Answer loaded = replay("loadTable");
+    expect(loaded, 200);
+    assertThat(loaded.metadata().get("current-schema-id").asInt()).isEqualTo(1);
+    assertThat(loaded.metadata().at("/properties/write.parquet.compression-codec").asText())
+        .isEqualTo("zstd");
+    assertThat(loaded.metadataLocation()).isNotEqualTo(updated.metadataLocation());
+    String etag = loaded.headers().get("etag");
+    assertThat(etag).isNotBlank();
+    Answer unchanged = send(withHeader(sample("loadTable"), "if-none-match", etag));
+    expect(unchanged, 304);
+    assertThat(unchanged.body()).isNull();
+    assertThat(unchanged.headers()).containsEntry("etag", etag);
+
+    expectNoContent(replay("reportMetrics"));
+    expectNoContent(replay("renameTable"));
+    expectNoContent(replay("dropTable"));
+
+    // brings the dropped table back from its last metadata file
+    Answer registered =
+        replay(
+            "registerTable",
+            withBody(sample("registerTable"), "metadata-location", loaded.metadataLocation()));
+    expect(registered, 200);
+    assertThat(registered.metadataLocation()).isEqualTo(loaded.metadataLocation());
+    assertThat(registered.metadata().get("table-uuid").asText()).isEqualTo(tableUuid);
+
+    Answer view = replay("createView");
+    expect(view, 200);
+    assertThat(view.metadataLocation())
+        .startsWith("s3://" + LocalTwin.BUCKET + "/" + warehouse + "/sales/daily_revenue-");
+    assertThat(view.metadata().get("current-version-id").asInt()).isEqualTo(1);
+    String viewUuid = view.metadata().get("view-uuid").asText();
+
+    Answer views = replay("listViews");
+    expect(views, 200);
+    assertThat(views.body().at("/identifiers/0/name").asText()).isEqualTo("daily_revenue");
+    assertThat(views.body().get("identifiers")).hasSize(1);
+
+    expectNoContent(replay("viewExists"));
+
+    Answer loadedView = replay("loadView");
+    expect(loadedView, 200);
+    assertThat(loadedView.metadata().at("/versions/0/representations/0/sql").asText())
+        .contains("SUM(amount)");
+
+    Answer replaced = replay("replaceView");
+    expect(replaced, 200);
+    assertThat(replaced.metadata().get("current-version-id").asInt()).isEqualTo(2);
+    assertThat(replaced.metadata().at("/properties/comment").asText())
+        .isEqualTo("Revenue per day, refunds excluded");
+
+    expectNoContent(replay("renameView"));
+    expectNoContent(replay("dropView"));
+
+    Answer registeredView =
+        replay(
+            "registerView",
+            withBody(sample("registerView"), "metadata-location", replaced.metadataLocation()));
+    expect(registeredView, 200);
+    assertThat(registeredView.metadataLocation()).isEqualTo(replaced.metadataLocation());
+    assertThat(registeredView.metadata().get("view-uuid").asText()).isEqualTo(viewUuid);
+
+    // the two register samples brought back what was dropped: empty the namespace to drop it
+    expectNoContent(send(withPathParameter(sample("dropTable"), "table", "orders")));
+    expectNoContent(send(withPathParameter(sample("dropView"), "view", "daily_revenue")));
+    expectNoContent(replay("dropNamespace"));
+
+    assertThat(replayed)
+        .containsExactlyInAnyOrderElementsOf(
+            Arrays.stream(Route.values()).map(Route::operationId).toList());
+  }
+
+  @Test
+  void aTwoLevelNamespaceArrivesWithTheRawSeparator() {
+    Warehouse target = new Warehouses(TestTwin.get().database()).get(LocalTwin.REALM, warehouse);
+    Namespaces namespaces = new Namespaces(TestTwin.get().database());
+    namespaces.create(target, Namespace.of("sales"), Map.of());
+    namespaces.create(target, Namespace.of("sales", "eu"), Map.of("region", "eu-west-1"));
+
+    Answer answer = send(sample("loadNamespaceMetadata"));
+
+    expect(answer, 200);
+    assertThat(texts(answer.body().get("namespace"))).containsExactly("sales", "eu");
+    assertThat(answer.body().at("/properties/region").asText()).isEqualTo("eu-west-1");
+  }
+
+  /**
+   * A function keeps its metastore connection between requests. When the database drops it
+   * (failover, idle timeout), readiness must report 503 and the next request must reconnect.
+   */
+  @Test
+  void theReadinessSampleReportsALostMetastoreConnectionAndRecovers() {
+    try (Database database =
+        new Database(PostgresConnections.factory(TestTwin.get().jdbcUrl(), null, null), 1)) {
+      CatalogHandler probe =
+          new CatalogHandler(
+              new CatalogApi(
+                  new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                  database,
+                  TestTwin.get().storage()));
+      expect(send(probe, sample("ready")), 200);
+      int backend =
+          database.autocommit(connection -> queryInt(connection, "SELECT pg_backend_pid()"));
+      TestTwin.get()
+          .database()
+          .autocommit(
+              connection ->
+                  queryInt(connection, "SELECT pg_terminate_backend(" + backend + ", 30000)::int"));
+
+      Answer lost = send(probe, sample("ready"));
+
+      expect(lost, 503);
+      assertThat(lost.body().at("/error/type").asText()).isEqualTo("ServiceUnavailableException");
+      expect(send(probe, sample("ready")), 200);
+    }
+  }
+
+  private static int queryInt(Connection connection, String sql) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery(sql)) {
+      result.next();
+      return result.getInt(1);
+    }
+  }
+
+  private Answer replay(String operationId) {
+    return replay(operationId, sample(operationId));
+  }
+
+  private Answer replay(String operationId, ObjectNode event) {
+    replayed.add(operationId);
+    return send(event);
+  }
+
+  private Answer send(ObjectNode event) {
+    return send(handler, event);
+  }
+
+  private static Answer send(CatalogHandler handler, ObjectNode event) {
+    try {
+      ByteArrayOutputStream output = new ByteArrayOutputStream();
+      handler.handleRequest(new ByteArrayInputStream(JSON.writeValueAsBytes(event)), output, null);
+      JsonNode response = JSON.readTree(output.toByteArray());
+      Map<String, String> headers = new HashMap<>();
+      response
+          .get("headers")
+          .properties()
+          .forEach(header -> headers.put(header.getKey(), header.getValue().asText()));
+      JsonNode body = response.get("body");
+      return new Answer(
+          Route.forRouteKey(event.get("routeKey").asText()).orElseThrow().operationId(),
+          response.get("statusCode").asInt(),
+          headers,
+          body == null || body.isNull() ? null : JSON.readTree(body.asText()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The sample, readdressed from the warehouse it names to this test's warehouse. */
+  private ObjectNode sample(String operationId) {
+    ObjectNode event;
+    try {
+      event = (ObjectNode) JSON.readTree(EVENTS.resolve(operationId + ".json").toFile());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (event.at("/pathParameters/prefix").asText().equals(SAMPLE_WAREHOUSE)) {
+      event = withPathParameter(event, "prefix", warehouse);
+    }
+    if (event.at("/queryStringParameters/warehouse").asText().equals(SAMPLE_WAREHOUSE)) {
+      ((ObjectNode) event.get("queryStringParameters")).put("warehouse", warehouse);
+      event.put("rawQueryString", "warehouse=" + warehouse);
+    }
+    return event;
+  }
+
+  /** Sets a path parameter and the paths API Gateway derives from the route's template. */
+  private static ObjectNode withPathParameter(ObjectNode event, String name, String value) {
+    ObjectNode parameters = (ObjectNode) event.get("pathParameters");
+    parameters.put(name, value);
+    String path = event.get("routeKey").asText().split(" ", 2)[1];
+    for (Map.Entry<String, JsonNode> parameter : parameters.properties()) {
+      path = path.replace("{" + parameter.getKey() + "}", parameter.getValue().asText());
+    }
+    event.put("rawPath", path);
+    ((ObjectNode) event.at("/requestContext/http")).put("path", path);
+    return event;
+  }
+
+  private static ObjectNode withBody(ObjectNode event, String field, String value) {
+    try {
+      ObjectNode body = (ObjectNode) JSON.readTree(event.get("body").asText());
+      body.put(field, value);
+      event.put("body", JSON.writeValueAsString(body));
+      return event;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static ObjectNode withHeader(ObjectNode event, String name, String value) {
+    ((ObjectNode) event.get("headers")).put(name, value);
+    return event;
+  }
+
+  private static void expect(Answer answer, int status) {
+    assertThat(answer.status())
+        .as("%s answered %s", answer.operation(), answer.body())
+        .isEqualTo(status);
+  }
+
+  private static void expectNoContent(Answer answer) {
+    expect(answer, 204);
+    assertThat(answer.body()).as(answer.operation()).isNull();
+  }
+
+  private static List<String> texts(JsonNode array) {
+    List<String> texts = new ArrayList<>();
+    array.forEach(node -> texts.add(node.asText()));
+    return texts;
+  }
+
+  private static List<Path> sampleFiles() throws IOException {
+    try (Stream<Path> files = Files.list(EVENTS)) {
+      return files.filter(file -> file.toString().endsWith(".json")).sorted().toList();
+    }
+  }
+}
