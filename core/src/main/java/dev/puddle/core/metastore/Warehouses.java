@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
@@ -14,6 +16,7 @@ import org.apache.iceberg.exceptions.NotFoundException;
  */
 public final class Warehouses {
   private static final Duration CACHE_TTL = Duration.ofSeconds(60);
+  private static final Pattern VALID_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
   private record Cached(Warehouse warehouse, long expiresAtNanos) {}
 
@@ -60,8 +63,15 @@ public final class Warehouses {
         });
   }
 
-  /** Creates the realm if needed and the warehouse if it does not exist yet; returns it. */
+  /**
+   * Creates the realm if needed and the warehouse if it does not exist yet; returns it. A
+   * warehouse name is the REST prefix, so it is limited to characters that need no encoding.
+   */
   public Warehouse ensure(String realm, String name, String location, Map<String, String> props) {
+    if (!VALID_NAME.matcher(name).matches()) {
+      throw new BadRequestException(
+          "Invalid warehouse name %s: use letters, digits, '.', '_' and '-'", name);
+    }
     database.transaction(
         connection -> {
           try (PreparedStatement statement =

@@ -14,7 +14,6 @@ import java.sql.SQLNonTransientConnectionException;
 import java.util.Arrays;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTCatalogProperties;
-import org.apache.iceberg.rest.RESTUtil;
 import org.apache.iceberg.rest.responses.ConfigResponse;
 
 /**
@@ -105,7 +104,7 @@ public final class CatalogApi {
     ConfigResponse response =
         ConfigResponse.builder()
             .withDefaults(storage.configDefaults())
-            .withOverride("prefix", RESTUtil.encodeString(warehouse.name()))
+            .withOverride("prefix", warehouse.name())
             .withOverride(RESTCatalogProperties.NAMESPACE_SEPARATOR, Names.SEPARATOR_ENCODED)
             .withEndpoints(
                 Arrays.stream(Route.values())
