@@ -40,13 +40,30 @@ final class ApiGatewayBridge implements HttpHandler {
       DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ENGLISH);
 
   private final RequestStreamHandler handler;
+  private final InFlight inFlight;
 
-  ApiGatewayBridge(RequestStreamHandler handler) {
+  ApiGatewayBridge(RequestStreamHandler handler, InFlight inFlight) {
     this.handler = handler;
+    this.inFlight = inFlight;
   }
 
   @Override
   public void handle(HttpExchange exchange) throws IOException {
+    if (!inFlight.enter()) {
+      try (exchange) {
+        send(exchange, exchange.getRequestMethod(), 503, Map.of("content-type", "application/json"),
+            "{\"message\":\"Service Unavailable\"}".getBytes(StandardCharsets.UTF_8));
+      }
+      return;
+    }
+    try {
+      invoke(exchange);
+    } finally {
+      inFlight.exit();
+    }
+  }
+
+  private void invoke(HttpExchange exchange) throws IOException {
     try (exchange) {
       String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
       String path = exchange.getRequestURI().getPath();

@@ -12,11 +12,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Puddle on one machine: an embedded PostgreSQL and an embedded S3 server on loopback, their data
@@ -40,6 +40,7 @@ public final class LocalTwin implements AutoCloseable {
   private final Storage storage;
   private final HttpServer server;
   private final ExecutorService executor;
+  private final InFlight inFlight;
 
   private LocalTwin(
       LocalPostgres postgres,
@@ -47,13 +48,15 @@ public final class LocalTwin implements AutoCloseable {
       Database database,
       Storage storage,
       HttpServer server,
-      ExecutorService executor) {
+      ExecutorService executor,
+      InFlight inFlight) {
     this.postgres = postgres;
     this.s3 = s3;
     this.database = database;
     this.storage = storage;
     this.server = server;
     this.executor = executor;
+    this.inFlight = inFlight;
   }
 
   public static LocalTwin start(Options options) {
@@ -78,9 +81,10 @@ public final class LocalTwin implements AutoCloseable {
           HttpServer.create(new InetSocketAddress(options.bind(), options.port()), 128);
       ExecutorService executor = Executors.newFixedThreadPool(CONNECTIONS);
       server.setExecutor(executor);
-      server.createContext("/", new ApiGatewayBridge(handler));
+      InFlight inFlight = new InFlight();
+      server.createContext("/", new ApiGatewayBridge(handler, inFlight));
       server.start();
-      return new LocalTwin(postgres, s3, database, storage, server, executor);
+      return new LocalTwin(postgres, s3, database, storage, server, executor, inFlight);
     } catch (IOException e) {
       closeQuietly(s3);
       postgres.close();
@@ -129,18 +133,20 @@ public final class LocalTwin implements AutoCloseable {
   }
 
   /**
-   * Stops cleanly: the listener closes, requests in flight finish (up to 25 s), then connections
-   * close and PostgreSQL and S3 shut down.
+   * Stops cleanly: new requests are turned away, requests in flight finish (up to 25 s), then the
+   * listener and connections close and PostgreSQL and S3 shut down. The drain is counted here
+   * rather than left to {@link HttpServer#stop}, which can wait out its whole delay after the last
+   * exchange has finished.
    */
   @Override
   public void close() {
-    server.stop(DRAIN_SECONDS);
-    executor.shutdown();
     try {
-      executor.awaitTermination(DRAIN_SECONDS, TimeUnit.SECONDS);
+      inFlight.drain(Duration.ofSeconds(DRAIN_SECONDS));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    server.stop(0);
+    executor.shutdown();
     database.close();
     storage.close();
     closeQuietly(s3);

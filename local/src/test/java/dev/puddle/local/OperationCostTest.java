@@ -112,7 +112,7 @@ class OperationCostTest {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
     serverThreads = Executors.newSingleThreadExecutor();
     server.setExecutor(serverThreads);
-    server.createContext("/", new ApiGatewayBridge(handler));
+    server.createContext("/", new ApiGatewayBridge(handler, new InFlight()));
     server.start();
   }
 
