@@ -16,32 +16,63 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records a new metadata file as the current metadata of a table or view: inserts the row of a
- * new object, or swaps the pointer of an existing one. A metadata file whose commit certainly
- * failed is deleted; one whose commit may have landed is kept.
+ * The metastore side shared by table and view operations: finds an object's current row, and
+ * records a new metadata file as its current metadata, by inserting the row of a new object or
+ * swapping the pointer of an existing one. A metadata file whose commit certainly failed is
+ * deleted; one whose commit may have landed is kept.
  */
 final class ObjectCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(ObjectCommitter.class);
 
   private final Warehouse warehouse;
+  private final TableIdentifier identifier;
+  private final Kind kind;
   private final CatalogObjects objects;
   private final FileIO io;
 
-  ObjectCommitter(Warehouse warehouse, CatalogObjects objects, FileIO io) {
+  ObjectCommitter(
+      Warehouse warehouse, TableIdentifier identifier, Kind kind, CatalogObjects objects, FileIO io) {
     this.warehouse = warehouse;
+    this.identifier = identifier;
+    this.kind = kind;
     this.objects = objects;
     this.io = io;
   }
 
-  /** Inserts a new object and returns its row. */
-  CatalogObject create(
-      TableIdentifier identifier,
-      Kind kind,
+  /** The object's current row, or null if no object of this kind has this name. */
+  CatalogObject find() {
+    return objects.find(warehouse, identifier).filter(o -> o.kind() == kind).orElse(null);
+  }
+
+  /**
+   * Fails unless the location lies within the warehouse, where Puddle may manage files. Checked
+   * before a metadata file is written there; a registered object's files are someone else's.
+   */
+  void checkLocation(CatalogObject current, boolean registering, String location) {
+    boolean owned = current == null ? !registering : current.ownsLocation();
+    if (owned && !Locations.isWithin(location, warehouse.location())) {
+      throw new BadRequestException(
+          "Location %s is outside the warehouse location %s", location, warehouse.location());
+    }
+  }
+
+  /**
+   * Records {@code metadataLocation} as the object's current metadata: creates the object when
+   * {@code current} is null, else swaps its pointer from {@code current}. Returns the new row.
+   */
+  CatalogObject commit(
+      CatalogObject current,
+      boolean registering,
       String location,
-      boolean ownsLocation,
       String metadataLocation,
-      String metadataJson,
-      boolean wroteFile) {
+      String metadataJson) {
+    return current == null
+        ? create(location, !registering, metadataLocation, metadataJson)
+        : swap(current, location, metadataLocation, metadataJson);
+  }
+
+  private CatalogObject create(
+      String location, boolean ownsLocation, String metadataLocation, String metadataJson) {
     CatalogObject row =
         new CatalogObject(
             UUID.randomUUID(),
@@ -57,15 +88,14 @@ final class ObjectCommitter {
     } catch (ServiceUnavailableException e) {
       throw new CommitStateUnknownException(e);
     } catch (RuntimeException e) {
-      if (wroteFile) {
-        deleteQuietly(metadataLocation);
+      if (ownsLocation) {
+        deleteQuietly(metadataLocation); // a registered object's file is not ours to delete
       }
       throw e;
     }
   }
 
-  /** Swaps the pointer of an existing object from {@code current}; returns the new row. */
-  CatalogObject swap(
+  private CatalogObject swap(
       CatalogObject current, String location, String metadataLocation, String metadataJson) {
     boolean swapped;
     try {
@@ -99,18 +129,7 @@ final class ObjectCommitter {
         metadataJson);
   }
 
-  /**
-   * Fails unless a location lies within the warehouse, where Puddle may manage files. Checked
-   * before any metadata file is written there.
-   */
-  void checkLocation(String location) {
-    if (!Locations.isWithin(location, warehouse.location())) {
-      throw new BadRequestException(
-          "Location %s is outside the warehouse location %s", location, warehouse.location());
-    }
-  }
-
-  void deleteQuietly(String metadataLocation) {
+  private void deleteQuietly(String metadataLocation) {
     try {
       io.deleteFile(metadataLocation);
     } catch (RuntimeException e) {

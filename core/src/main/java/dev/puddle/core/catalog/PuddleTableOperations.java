@@ -17,24 +17,20 @@ import org.apache.iceberg.io.FileIO;
  * with a compare-and-swap.
  */
 final class PuddleTableOperations extends BaseMetastoreTableOperations {
-  private final Warehouse warehouse;
   private final TableIdentifier identifier;
-  private final CatalogObjects objects;
   private final ObjectCommitter committer;
   private final FileIO io;
 
   /** The row the current metadata came from. */
   private CatalogObject row;
 
-  /** The row this instance just committed: the next refresh needs no query. */
-  private CatalogObject committed;
+  /** A row already read, e.g. just committed: the next refresh needs no query. */
+  private CatalogObject known;
 
   PuddleTableOperations(
       Warehouse warehouse, TableIdentifier identifier, CatalogObjects objects, FileIO io) {
-    this.warehouse = warehouse;
     this.identifier = identifier;
-    this.objects = objects;
-    this.committer = new ObjectCommitter(warehouse, objects, io);
+    this.committer = new ObjectCommitter(warehouse, identifier, Kind.TABLE, objects, io);
     this.io = io;
   }
 
@@ -42,15 +38,13 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
   static PuddleTableOperations of(
       Warehouse warehouse, CatalogObject row, CatalogObjects objects, FileIO io) {
     PuddleTableOperations ops = new PuddleTableOperations(warehouse, row.identifier(), objects, io);
-    ops.committed = row;
+    ops.known = row;
     return ops;
   }
 
   /** Writes a new metadata file for uncommitted metadata based on the current version. */
   String writeMetadata(TableMetadata metadata) {
-    if (row.ownsLocation()) {
-      committer.checkLocation(metadata.location());
-    }
+    committer.checkLocation(row, false, metadata.location());
     return writeNewMetadataIfRequired(false, metadata);
   }
 
@@ -66,11 +60,8 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
 
   @Override
   protected void doRefresh() {
-    CatalogObject found = committed;
-    committed = null;
-    if (found == null) {
-      found = objects.find(warehouse, identifier).filter(o -> o.kind() == Kind.TABLE).orElse(null);
-    }
+    CatalogObject found = known != null ? known : committer.find();
+    known = null;
     if (found == null) {
       if (currentMetadataLocation() != null) {
         throw new NoSuchTableException("Table does not exist: %s", identifier);
@@ -78,37 +69,27 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
       disableRefresh();
       return;
     }
-    CatalogObject source = found;
-    row = source;
+    row = found;
     refreshFromMetadataLocation(
-        source.metadataLocation(),
+        found.metadataLocation(),
         null,
         0,
-        location -> TableMetadataParser.fromJson(location, source.metadataJson()));
+        location -> TableMetadataParser.fromJson(location, found.metadataJson()));
   }
 
   @Override
   protected void doCommit(TableMetadata base, TableMetadata metadata) {
-    boolean newTable = base == null;
+    CatalogObject current = base == null ? null : row;
     // a registered table's metadata file already exists and was placed by someone else
-    boolean registering = newTable && metadata.metadataFileLocation() != null;
-    if (!registering && (row == null || row.ownsLocation())) {
-      committer.checkLocation(metadata.location());
-    }
-    String metadataLocation = writeNewMetadataIfRequired(newTable, metadata);
-    String json = TableMetadataParser.toJson(metadata);
-    if (newTable) {
-      committed =
-          committer.create(
-              identifier,
-              Kind.TABLE,
-              metadata.location(),
-              !registering,
-              metadataLocation,
-              json,
-              !registering);
-    } else {
-      committed = committer.swap(row, metadata.location(), metadataLocation, json);
-    }
+    boolean registering = base == null && metadata.metadataFileLocation() != null;
+    committer.checkLocation(current, registering, metadata.location());
+    String metadataLocation = writeNewMetadataIfRequired(base == null, metadata);
+    known =
+        committer.commit(
+            current,
+            registering,
+            metadata.location(),
+            metadataLocation,
+            TableMetadataParser.toJson(metadata));
   }
 }

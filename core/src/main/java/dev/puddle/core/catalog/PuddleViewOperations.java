@@ -13,21 +13,17 @@ import org.apache.iceberg.view.ViewMetadataParser;
 
 /** A view's metadata in the metastore; the counterpart of {@link PuddleTableOperations}. */
 final class PuddleViewOperations extends BaseViewOperations {
-  private final Warehouse warehouse;
   private final TableIdentifier identifier;
-  private final CatalogObjects objects;
   private final ObjectCommitter committer;
   private final FileIO io;
 
   private CatalogObject row;
-  private CatalogObject committed;
+  private CatalogObject known;
 
   PuddleViewOperations(
       Warehouse warehouse, TableIdentifier identifier, CatalogObjects objects, FileIO io) {
-    this.warehouse = warehouse;
     this.identifier = identifier;
-    this.objects = objects;
-    this.committer = new ObjectCommitter(warehouse, objects, io);
+    this.committer = new ObjectCommitter(warehouse, identifier, Kind.VIEW, objects, io);
     this.io = io;
   }
 
@@ -43,11 +39,8 @@ final class PuddleViewOperations extends BaseViewOperations {
 
   @Override
   protected void doRefresh() {
-    CatalogObject found = committed;
-    committed = null;
-    if (found == null) {
-      found = objects.find(warehouse, identifier).filter(o -> o.kind() == Kind.VIEW).orElse(null);
-    }
+    CatalogObject found = known != null ? known : committer.find();
+    known = null;
     if (found == null) {
       if (currentMetadataLocation() != null) {
         throw new NoSuchViewException("View does not exist: %s", identifier);
@@ -55,35 +48,26 @@ final class PuddleViewOperations extends BaseViewOperations {
       disableRefresh();
       return;
     }
-    CatalogObject source = found;
-    row = source;
+    row = found;
     refreshFromMetadataLocation(
-        source.metadataLocation(),
+        found.metadataLocation(),
         null,
         0,
-        location -> ViewMetadataParser.fromJson(location, source.metadataJson()));
+        location -> ViewMetadataParser.fromJson(location, found.metadataJson()));
   }
 
   @Override
   protected void doCommit(ViewMetadata base, ViewMetadata metadata) {
+    CatalogObject current = base == null ? null : row;
     boolean registering = base == null && metadata.metadataFileLocation() != null;
-    if (!registering && (row == null || row.ownsLocation())) {
-      committer.checkLocation(metadata.location());
-    }
+    committer.checkLocation(current, registering, metadata.location());
     String metadataLocation = writeNewMetadataIfRequired(metadata);
-    String json = ViewMetadataParser.toJson(metadata);
-    if (base == null) {
-      committed =
-          committer.create(
-              identifier,
-              Kind.VIEW,
-              metadata.location(),
-              !registering,
-              metadataLocation,
-              json,
-              !registering);
-    } else {
-      committed = committer.swap(row, metadata.location(), metadataLocation, json);
-    }
+    known =
+        committer.commit(
+            current,
+            registering,
+            metadata.location(),
+            metadataLocation,
+            ViewMetadataParser.toJson(metadata));
   }
 }

@@ -46,6 +46,12 @@ public final class Locations {
     }
   }
 
+  /** Binds the parameters of a conflict query. */
+  @FunctionalInterface
+  private interface Binder {
+    void bind(PreparedStatement statement) throws SQLException;
+  }
+
   /**
    * Fails if an object location would overlap another object (other than {@code self}) or contain
    * a namespace location. Call under {@link #lock}.
@@ -53,37 +59,32 @@ public final class Locations {
   static void checkObjectLocation(
       Connection connection, long warehouseId, UUID self, String location) throws SQLException {
     String normalized = normalize(location);
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "SELECT location FROM catalog_object"
-                + " WHERE warehouse_id = ? AND owns_location AND id <> ?"
-                + " AND (location = ANY (?) OR location LIKE ? ESCAPE '\\') LIMIT 1")) {
-      statement.setLong(1, warehouseId);
-      statement.setObject(2, self);
-      statement.setArray(3, connection.createArrayOf("text", ancestors(normalized).toArray()));
-      statement.setString(4, escapeLike(normalized) + "/%");
-      try (ResultSet rs = statement.executeQuery()) {
-        if (rs.next()) {
-          throw new BadRequestException(
-              "Location %s overlaps the location %s of an existing table or view",
-              normalized, rs.getString(1));
-        }
-      }
+    String conflict =
+        firstConflict(
+            connection,
+            "SELECT location FROM catalog_object WHERE warehouse_id = ? AND owns_location"
+                + " AND id <> ? AND (location = ANY (?) OR location LIKE ? ESCAPE '\\') LIMIT 1",
+            statement -> {
+              statement.setLong(1, warehouseId);
+              statement.setObject(2, self);
+              statement.setArray(3, ancestorsArray(connection, normalized));
+              statement.setString(4, escapeLike(normalized) + "/%");
+            });
+    if (conflict != null) {
+      throw overlaps(normalized, conflict, "table or view");
     }
-    try (PreparedStatement statement =
-        connection.prepareStatement(
+    conflict =
+        firstConflict(
+            connection,
             "SELECT location FROM namespace WHERE warehouse_id = ?"
-                + " AND (location = ? OR location LIKE ? ESCAPE '\\') LIMIT 1")) {
-      statement.setLong(1, warehouseId);
-      statement.setString(2, normalized);
-      statement.setString(3, escapeLike(normalized) + "/%");
-      try (ResultSet rs = statement.executeQuery()) {
-        if (rs.next()) {
-          throw new BadRequestException(
-              "Location %s overlaps the location %s of an existing namespace",
-              normalized, rs.getString(1));
-        }
-      }
+                + " AND (location = ? OR location LIKE ? ESCAPE '\\') LIMIT 1",
+            statement -> {
+              statement.setLong(1, warehouseId);
+              statement.setString(2, normalized);
+              statement.setString(3, escapeLike(normalized) + "/%");
+            });
+    if (conflict != null) {
+      throw overlaps(normalized, conflict, "namespace");
     }
   }
 
@@ -94,34 +95,52 @@ public final class Locations {
   static void checkNamespaceLocation(
       Connection connection, long warehouseId, long selfId, String location) throws SQLException {
     String normalized = normalize(location);
-    try (PreparedStatement statement =
-        connection.prepareStatement(
+    String conflict =
+        firstConflict(
+            connection,
             "SELECT location FROM catalog_object"
-                + " WHERE warehouse_id = ? AND owns_location AND location = ANY (?) LIMIT 1")) {
-      statement.setLong(1, warehouseId);
-      statement.setArray(2, connection.createArrayOf("text", ancestors(normalized).toArray()));
-      try (ResultSet rs = statement.executeQuery()) {
-        if (rs.next()) {
-          throw new BadRequestException(
-              "Location %s overlaps the location %s of an existing table or view",
-              normalized, rs.getString(1));
-        }
-      }
+                + " WHERE warehouse_id = ? AND owns_location AND location = ANY (?) LIMIT 1",
+            statement -> {
+              statement.setLong(1, warehouseId);
+              statement.setArray(2, ancestorsArray(connection, normalized));
+            });
+    if (conflict != null) {
+      throw overlaps(normalized, conflict, "table or view");
     }
-    try (PreparedStatement statement =
-        connection.prepareStatement(
+    conflict =
+        firstConflict(
+            connection,
             "SELECT location FROM namespace WHERE warehouse_id = ? AND id <> ? AND location = ?"
-                + " LIMIT 1")) {
-      statement.setLong(1, warehouseId);
-      statement.setLong(2, selfId);
-      statement.setString(3, normalized);
+                + " LIMIT 1",
+            statement -> {
+              statement.setLong(1, warehouseId);
+              statement.setLong(2, selfId);
+              statement.setString(3, normalized);
+            });
+    if (conflict != null) {
+      throw new BadRequestException(
+          "Location %s is already the location of another namespace", normalized);
+    }
+  }
+
+  private static String firstConflict(Connection connection, String sql, Binder binder)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      binder.bind(statement);
       try (ResultSet rs = statement.executeQuery()) {
-        if (rs.next()) {
-          throw new BadRequestException(
-              "Location %s is already the location of another namespace", normalized);
-        }
+        return rs.next() ? rs.getString(1) : null;
       }
     }
+  }
+
+  private static BadRequestException overlaps(String location, String existing, String what) {
+    return new BadRequestException(
+        "Location %s overlaps the location %s of an existing %s", location, existing, what);
+  }
+
+  private static java.sql.Array ancestorsArray(Connection connection, String location)
+      throws SQLException {
+    return connection.createArrayOf("text", ancestors(location).toArray());
   }
 
   /** The location and each of its parents, e.g. s3://b/a/t, s3://b/a, s3://b. */
