@@ -196,14 +196,15 @@ class OperationCostTest {
       // Two SQL statements:
       //  1. SELECT catalog_object … (the current row: base metadata and its location), autocommit
       //  2. UPDATE catalog_object SET metadata_location, metadata … WHERE id = ? AND
-      //     metadata_location = ? (the compare-and-swap), in its own transaction (1 COMMIT)
+      //     metadata_location = ? (the compare-and-swap), atomic on its own in autocommit, so
+      //     there is no separate COMMIT round trip
       // The response is built from the committed metadata, with no second SELECT.
       assertThat(commit.s3Kinds()).as(commit.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
       assertThat(commit.s3().getFirst().target()).endsWith(".metadata.json");
       assertThat(commit.sql()).as(commit.describe()).hasSize(2);
       assertThat(commit.sql().get(0)).startsWith("SELECT").contains("FROM catalog_object");
       assertThat(commit.sql().get(1)).startsWith("UPDATE catalog_object");
-      assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
+      assertThat(commit.commits()).as(commit.describe()).isZero();
 
       // however many loads the client adds around its commit, they cost S3 nothing
       assertThat(exchange.s3Kinds()).as(exchange.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
@@ -251,6 +252,12 @@ class OperationCostTest {
   /** What one catalog request cost. */
   record Call(
       String routeKey, int requests, List<String> sql, int commits, List<S3Request> s3) {
+    Call {
+      // the SDK resends a request whose pooled connection the server had just closed; the same
+      // method on the same key is one request to the object, whichever connection carried it
+      s3 = List.copyOf(new java.util.LinkedHashSet<>(s3));
+    }
+
     static Call total(List<Call> calls) {
       List<String> sql = new ArrayList<>();
       List<S3Request> s3 = new ArrayList<>();

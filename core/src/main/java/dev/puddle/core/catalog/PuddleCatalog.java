@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -81,6 +84,26 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
             ? namespaceLocation
             : warehouse.location() + "/" + String.join("/", identifier.namespace().levels());
     return base + "/" + identifier.name() + "-" + UUID.randomUUID().toString().replace("-", "");
+  }
+
+  /**
+   * Registers a table; with {@code overwrite}, an existing table of that name is pointed at the
+   * registered metadata instead, and from then on owns no location.
+   */
+  @Override
+  public Table registerTable(
+      TableIdentifier identifier, String metadataFileLocation, boolean overwrite) {
+    if (!overwrite || !tableExists(identifier)) {
+      return registerTable(identifier, metadataFileLocation);
+    }
+    TableMetadata metadata = TableMetadataParser.read(io, metadataFileLocation);
+    objects.overwriteRegistered(
+        warehouse,
+        identifier,
+        metadata.location(),
+        metadataFileLocation,
+        TableMetadataParser.toJson(metadata));
+    return loadTable(identifier);
   }
 
   @Override

@@ -133,7 +133,7 @@ public final class CatalogObjects {
       String newLocation,
       String newMetadataLocation,
       String newMetadataJson) {
-    return database.transaction(
+    Database.Work<Boolean> work =
         connection ->
             swap(
                 connection,
@@ -142,7 +142,16 @@ public final class CatalogObjects {
                 expectedMetadataLocation,
                 newLocation,
                 newMetadataLocation,
-                newMetadataJson));
+                newMetadataJson);
+    // an ordinary commit is one conditional UPDATE, atomic on its own; only a location change
+    // takes the warehouse's location lock, which needs a transaction around check and update
+    return movesOwnedLocation(current, newLocation)
+        ? database.transaction(work)
+        : database.autocommit(work);
+  }
+
+  private static boolean movesOwnedLocation(CatalogObject current, String newLocation) {
+    return current.ownsLocation() && !Locations.normalize(newLocation).equals(current.location());
   }
 
   static boolean swap(
@@ -155,7 +164,7 @@ public final class CatalogObjects {
       String newMetadataJson)
       throws SQLException {
     String location = Locations.normalize(newLocation);
-    if (current.ownsLocation() && !location.equals(current.location())) {
+    if (movesOwnedLocation(current, location)) {
       Locations.lock(connection, warehouse.id());
       Locations.checkObjectLocation(connection, warehouse.id(), current.id(), location);
     }
@@ -223,6 +232,36 @@ public final class CatalogObjects {
     int byNamespace =
         java.util.Arrays.compare(a.namespace().levels(), b.namespace().levels());
     return byNamespace != 0 ? byNamespace : a.name().compareTo(b.name());
+  }
+
+  /**
+   * Points an existing table at metadata registered from elsewhere ({@code overwrite=true}). The
+   * table then owns no location: its files were placed by someone else.
+   */
+  public void overwriteRegistered(
+      Warehouse warehouse,
+      TableIdentifier identifier,
+      String location,
+      String metadataLocation,
+      String metadataJson) {
+    database.transaction(
+        connection -> {
+          CatalogObject current =
+              find(connection, warehouse, identifier, true)
+                  .filter(o -> o.kind() == Kind.TABLE)
+                  .orElseThrow(() -> doesNotExist(Kind.TABLE, identifier));
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "UPDATE catalog_object SET metadata_location = ?, metadata = ?, location = ?,"
+                      + " owns_location = false, updated_at = now() WHERE id = ?")) {
+            statement.setString(1, metadataLocation);
+            statement.setString(2, metadataJson);
+            statement.setString(3, Locations.normalize(location));
+            statement.setObject(4, current.id());
+            statement.executeUpdate();
+          }
+          return null;
+        });
   }
 
   /**
