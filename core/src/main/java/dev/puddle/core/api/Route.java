@@ -76,6 +76,14 @@ public enum Route {
   RENAME_VIEW(
       "renameView", Endpoint.V1_RENAME_VIEW, Privilege.VIEW_WRITE_PROPERTIES, FunctionGroup.WRITE),
 
+  /** Puddle's own management API, not part of the Iceberg REST specification. */
+  LIST_PURGE_JOBS(
+      "listPurgeJobs",
+      "GET",
+      "/admin/v1/{prefix}/purge-jobs",
+      Privilege.CATALOG_MANAGE_CONTENT,
+      FunctionGroup.ADMIN),
+
   HEALTH("health", "GET", "/healthz", Privilege.NONE, FunctionGroup.READ),
   READY("ready", "GET", "/readyz", Privilege.NONE, FunctionGroup.READ);
 
