@@ -16,6 +16,7 @@ import java.util.Base64;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -219,6 +220,20 @@ public final class PurgeJobs {
         });
   }
 
+  /** The properties of a job's warehouse, e.g. whether it lets purges delete outside locations. */
+  public Map<String, String> warehouseProperties(long warehouseId) {
+    return database.autocommit(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement("SELECT properties::text FROM warehouse WHERE id = ?")) {
+            statement.setLong(1, warehouseId);
+            try (ResultSet rs = statement.executeQuery()) {
+              return rs.next() ? Json.toMap(rs.getString(1)) : Map.of();
+            }
+          }
+        });
+  }
+
   /** The files outside the location a job noted, in order, after {@code after} (or from the start). */
   public List<String> outsideFiles(UUID id, String after, int limit) {
     return database.autocommit(
@@ -345,6 +360,23 @@ public final class PurgeJobs {
                       + " AND claimed_until < now() - ? * interval '1 millisecond'")) {
             statement.setString(1, ABANDONED);
             statement.setLong(2, stale.toMillis());
+            return statement.executeUpdate();
+          }
+        });
+  }
+
+  /**
+   * Makes every unfinished job wait for a new message, for a queue that lost its messages (the
+   * local twin's lives in memory). The sweep then sends them.
+   */
+  public int requeueUnfinished() {
+    return database.autocommit(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "UPDATE purge_job SET state = 'queued', sent_at = NULL, claim_id = NULL,"
+                      + " claimed_until = NULL, updated_at = now()"
+                      + " WHERE state IN ('queued', 'running')")) {
             return statement.executeUpdate();
           }
         });

@@ -39,19 +39,11 @@ public final class PurgeWorker {
   private final PurgeJobs jobs;
   private final FileIO io;
   private final S3Objects s3;
-  private final WarehouseSettings warehouses;
 
-  /** Whether a warehouse lets purges delete outside a table's location, by warehouse id. */
-  @FunctionalInterface
-  public interface WarehouseSettings {
-    boolean deletesOutsideLocation(long warehouseId);
-  }
-
-  public PurgeWorker(PurgeJobs jobs, FileIO io, S3Objects s3, WarehouseSettings warehouses) {
+  public PurgeWorker(PurgeJobs jobs, FileIO io, S3Objects s3) {
     this.jobs = jobs;
     this.io = io;
     this.s3 = s3;
-    this.warehouses = warehouses;
   }
 
   /** Thrown when another invocation took over the job: this one must stop touching it. */
@@ -117,7 +109,9 @@ public final class PurgeWorker {
   }
 
   private Checkpoint outsideStep(PurgeJob job, String after) {
-    if (!warehouses.deletesOutsideLocation(job.warehouseId())) {
+    boolean allowed =
+        Boolean.parseBoolean(jobs.warehouseProperties(job.warehouseId()).get(DELETE_OUTSIDE));
+    if (!allowed) {
       return new Checkpoint(Phase.LOCATION, null, 0, jobs.countOutsideFiles(job.id()));
     }
     List<String> paths = jobs.outsideFiles(job.id(), after, S3Objects.BATCH);
