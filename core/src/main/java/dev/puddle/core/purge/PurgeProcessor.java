@@ -115,8 +115,16 @@ public final class PurgeProcessor {
     return delay.isNegative() ? Duration.ZERO : delay.compareTo(MAX_DELAY) > 0 ? MAX_DELAY : delay;
   }
 
+  /** The error and its root cause, which usually says what is wrong (a parser's, an SDK's). */
   private static String describe(RuntimeException e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
     String text = e.getClass().getSimpleName() + ": " + e.getMessage();
+    if (root != e) {
+      text += " (caused by " + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
+    }
     return text.length() <= MAX_ERROR_LENGTH ? text : text.substring(0, MAX_ERROR_LENGTH);
   }
 }
