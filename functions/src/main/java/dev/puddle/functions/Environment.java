@@ -26,7 +26,9 @@ final class Environment {
   static Database database(Map<String, String> env) {
     return new Database(
         PostgresConnections.factory(
-            required(env, "PUDDLE_DB_URL"), env.get("PUDDLE_DB_USER"), env.get("PUDDLE_DB_PASSWORD")),
+            required(env, "PUDDLE_DB_URL"),
+            env.get("PUDDLE_DB_USER"),
+            env.get("PUDDLE_DB_PASSWORD")),
         Integer.parseInt(env.getOrDefault("PUDDLE_DB_MAX_CONNECTIONS", "1")));
   }
 

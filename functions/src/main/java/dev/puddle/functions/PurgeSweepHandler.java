@@ -36,8 +36,8 @@ public final class PurgeSweepHandler implements RequestStreamHandler {
       throws IOException {
     input.transferTo(OutputStream.nullOutputStream());
     PurgeSweep.Result result = sweep.run();
-    JSON.writeValue(output, JSON.createObjectNode()
-        .put("resent", result.resent())
-        .put("failed", result.failed()));
+    JSON.writeValue(
+        output,
+        JSON.createObjectNode().put("resent", result.resent()).put("failed", result.failed()));
   }
 }

@@ -24,9 +24,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The purge side of the local twin, laid out as on AWS: an embedded SQS server with the purge
- * queue and its dead-letter queue, the purge handler fed by a poller that plays Lambda's event
- * source mapping, and the sweep handler invoked on a schedule.
+ * The purge side of the local twin, laid out as on AWS: an embedded SQS server with the purge queue
+ * and its dead-letter queue, the purge handler fed by a poller that plays Lambda's event source
+ * mapping, and the sweep handler invoked on a schedule.
  */
 public final class LocalPurge implements AutoCloseable {
   /** The purge queue's name; its dead-letter queue is {@code puddle-purge-dlq}. */
@@ -100,11 +100,12 @@ public final class LocalPurge implements AutoCloseable {
                   jobs, new PurgeWorker(jobs, storage.io(), s3), queue, options.maxReceives()));
       PurgePoller poller =
           new PurgePoller(sqs.client(), queues, handler, options.functionTimeout());
-      PurgeSweepHandler sweep =
-          new PurgeSweepHandler(new PurgeSweep(jobs, queue, options.sweep()));
+      PurgeSweepHandler sweep = new PurgeSweepHandler(new PurgeSweep(jobs, queue, options.sweep()));
       // at once, without the grace the schedule gives a drop's own send
       new PurgeSweep(
-              jobs, queue, new PurgeSweep.Settings(Duration.ZERO, options.sweep().stale(), SWEEP_LIMIT))
+              jobs,
+              queue,
+              new PurgeSweep.Settings(Duration.ZERO, options.sweep().stale(), SWEEP_LIMIT))
           .run();
       poller.start();
       ScheduledExecutorService sweeper =

@@ -14,8 +14,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
- * An SQS-compatible server on loopback (ElasticMQ), its queues in memory: what a restart loses,
- * the purge sweep sends again from PostgreSQL.
+ * An SQS-compatible server on loopback (ElasticMQ), its queues in memory: what a restart loses, the
+ * purge sweep sends again from PostgreSQL.
  */
 public final class LocalSqs implements AutoCloseable {
   /** A queue and the dead-letter queue its messages go to after too many receives. */
@@ -43,23 +43,25 @@ public final class LocalSqs implements AutoCloseable {
   public static LocalSqs start(String bind, int port) {
     TheSQSRestServerBuilder builder =
         SQSRestServerBuilder.withInterface(bind).withAWSRegion(LocalS3.REGION);
-    SQSRestServer server =
-        (port > 0 ? builder.withPort(port) : builder.withDynamicPort()).start();
+    SQSRestServer server = (port > 0 ? builder.withPort(port) : builder.withDynamicPort()).start();
     int actual = server.waitUntilStarted().localAddress().getPort();
     return new LocalSqs(server, "http://" + bind + ":" + actual);
   }
 
   /**
    * Creates a queue and its dead-letter queue, as the stack does on AWS: a message not deleted
-   * within {@code visibilityTimeout} is delivered again, and after {@code maxReceives} receives
-   * it moves to the dead-letter queue.
+   * within {@code visibilityTimeout} is delivered again, and after {@code maxReceives} receives it
+   * moves to the dead-letter queue.
    */
   public QueuePair createQueues(String name, Duration visibilityTimeout, int maxReceives) {
-    String deadLetterUrl =
-        client.createQueue(b -> b.queueName(name + "-dlq")).queueUrl();
+    String deadLetterUrl = client.createQueue(b -> b.queueName(name + "-dlq")).queueUrl();
     String deadLetterArn = arn(deadLetterUrl);
     String redrivePolicy =
-        "{\"deadLetterTargetArn\":\"" + deadLetterArn + "\",\"maxReceiveCount\":\"" + maxReceives + "\"}";
+        "{\"deadLetterTargetArn\":\""
+            + deadLetterArn
+            + "\",\"maxReceiveCount\":\""
+            + maxReceives
+            + "\"}";
     String url =
         client
             .createQueue(

@@ -90,7 +90,8 @@ public final class LocalTwin implements AutoCloseable {
       Storage storage =
           Storage.s3Compatible(
               s3.endpoint(), LocalS3.REGION, LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY);
-      purge = LocalPurge.start(options.bind(), options.sqsPort(), options.purge(), database, storage);
+      purge =
+          LocalPurge.start(options.bind(), options.sqsPort(), options.purge(), database, storage);
       CatalogHandler handler =
           new CatalogHandler(
               new CatalogApi(

@@ -62,7 +62,8 @@ public final class PuddleLocal implements Callable<Integer> {
     System.out.println("Puddle is running. Catalog URI: " + twin.uri());
     System.out.println("Client properties:");
     twin.clientProperties().forEach((key, value) -> System.out.println("  " + key + "=" + value));
-    System.out.println("Purge queue: " + twin.purge().queues().url() + " at " + twin.purge().sqs().endpoint());
+    System.out.println(
+        "Purge queue: " + twin.purge().queues().url() + " (SQS at " + twin.purge().sqs().endpoint() + ")");
     System.out.println("Data directory: " + dataDirectory.toAbsolutePath());
     System.out.println("Press Ctrl-C to stop.");
     stopped.await();

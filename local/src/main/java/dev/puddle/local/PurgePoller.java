@@ -79,8 +79,8 @@ public final class PurgePoller implements AutoCloseable {
   }
 
   /**
-   * Receives one batch, waiting up to a second for it, and invokes the handler with it; returns
-   * how many messages it received.
+   * Receives one batch, waiting up to a second for it, and invokes the handler with it; returns how
+   * many messages it received.
    */
   public int pollOnce() throws IOException {
     List<Message> messages =

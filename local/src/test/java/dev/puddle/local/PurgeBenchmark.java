@@ -75,7 +75,10 @@ class PurgeBenchmark {
         S3Counter counter = S3Counter.start(URI.create(twin.s3Endpoint()));
         Storage counted =
             Storage.s3Compatible(
-                counter.endpoint(), LocalS3.REGION, LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY);
+                counter.endpoint(),
+                LocalS3.REGION,
+                LocalS3.ACCESS_KEY_ID,
+                LocalS3.SECRET_ACCESS_KEY);
         S3Client direct = S3Objects.client(twin.storage().clientProperties());
         S3Client countedClient = S3Objects.client(counted.clientProperties())) {
       catalog.createNamespace(NAMESPACE);
@@ -83,7 +86,8 @@ class PurgeBenchmark {
       Table table = catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned());
       List<String> dataFiles = new ArrayList<>();
       for (int i = 0; i < DATA_FILES; i++) {
-        dataFiles.add(table.locationProvider().newDataLocation(String.format("part-%05d.parquet", i)));
+        dataFiles.add(
+            table.locationProvider().newDataLocation(String.format("part-%05d.parquet", i)));
       }
       putAll(direct, dataFiles);
       for (int start = 0; start < DATA_FILES; start += FILES_PER_COMMIT) {
@@ -177,8 +181,15 @@ class PurgeBenchmark {
         new SqsEvent(
             List.of(
                 new SqsEvent.Message(
-                    "bench", "bench", PurgeMessage.body(job), Map.of(), Map.of(), null,
-                    "aws:sqs", "arn:aws:sqs:us-east-1:000000000000:bench", LocalS3.REGION)));
+                    "bench",
+                    "bench",
+                    PurgeMessage.body(job),
+                    Map.of(),
+                    Map.of(),
+                    null,
+                    "aws:sqs",
+                    "arn:aws:sqs:us-east-1:000000000000:bench",
+                    LocalS3.REGION)));
     SqsBatchResponse response = handler.handle(event, Deadline.after(Duration.ofMinutes(15)));
     assertThat(response.batchItemFailures()).isEmpty();
   }

@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.purge.PurgeMessage;
 import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.purge.PurgeSweep;
@@ -32,6 +34,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -64,8 +67,8 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
@@ -93,12 +96,14 @@ import software.amazon.awssdk.services.sqs.model.Message;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PurgeTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Path EVENTS = Path.of(System.getProperty("puddle.events.dir", "../events"));
   private static final Duration WAIT = Duration.ofSeconds(45);
   private static final Duration PROBE_INTERVAL = Duration.ofMillis(50);
   private static final Schema SCHEMA =
       new Schema(
           required(1, "id", Types.LongType.get()), required(2, "day", Types.StringType.get()));
-  private static final PartitionSpec SPEC = PartitionSpec.builderFor(SCHEMA).identity("day").build();
+  private static final PartitionSpec SPEC =
+      PartitionSpec.builderFor(SCHEMA).identity("day").build();
   private static final Namespace NAMESPACE = Namespace.of("sales");
   private static final AtomicInteger QUEUES = new AtomicInteger();
 
@@ -207,7 +212,8 @@ class PurgeTest {
     // what no metadata reaches: a losing commit's metadata file, a failed engine write
     String lostCommit =
         table.location() + "/metadata/00007-" + UUID.randomUUID() + ".metadata.json";
-    String failedWrite = table.location() + "/data/day=2024-06-11/failed-" + UUID.randomUUID() + ".parquet";
+    String failedWrite =
+        table.location() + "/data/day=2024-06-11/failed-" + UUID.randomUUID() + ".parquet";
     put(lostCommit);
     put(failedWrite);
     assertThat(reachableFiles(table)).doesNotContain(lostCommit, failedWrite);
@@ -232,7 +238,8 @@ class PurgeTest {
 
     drop(id, queue);
     PurgePoller dying =
-        new PurgePoller(sqs(), queues, handler(dyingAfterFirstDelete(s3), queue), Duration.ofSeconds(3));
+        new PurgePoller(
+            sqs(), queues, handler(dyingAfterFirstDelete(s3), queue), Duration.ofSeconds(3));
     assertThatThrownBy(() -> untilReceived(dying)).isInstanceOf(FunctionDied.class);
 
     PurgeJob afterDeath = job("sales.large");
@@ -325,15 +332,21 @@ class PurgeTest {
             .withDefaultNamespace(NAMESPACE)
             .withQuery("spark", "SELECT 1 AS id, 'x' AS day")
             .create();
-    catalog.buildView(id).withSchema(SCHEMA).withDefaultNamespace(NAMESPACE)
-        .withQuery("spark", "SELECT 2 AS id, 'y' AS day").replace();
+    catalog
+        .buildView(id)
+        .withSchema(SCHEMA)
+        .withDefaultNamespace(NAMESPACE)
+        .withQuery("spark", "SELECT 2 AS id, 'y' AS day")
+        .replace();
     assertThat(objectsUnder(view.location())).hasSize(2);
 
     HttpResponse<String> response =
         http.send(
             HttpRequest.newBuilder(
                     URI.create(
-                        TestTwin.get().uri() + "/v1/" + warehouse
+                        TestTwin.get().uri()
+                            + "/v1/"
+                            + warehouse
                             + "/namespaces/sales/views/daily?purgeRequested=true"))
                 .DELETE()
                 .build(),
@@ -360,6 +373,28 @@ class PurgeTest {
     assertThat(done.attempts()).as("invocations").isGreaterThan(3);
     assertThat(objectsUnder(table.location())).isEmpty();
     assertThat(peek(queues.deadLetterUrl())).isEmpty();
+  }
+
+  @Test
+  void theSampleSqsEventReplayedWithAJobPurgesIt() throws IOException {
+    TableIdentifier id = TableIdentifier.of(NAMESPACE, "orders");
+    Table table = writtenTable(id, 1);
+    drop(id, unreachableQueue());
+    ObjectNode event =
+        (ObjectNode) JSON.readTree(EVENTS.resolve("sqs").resolve("purge.json").toFile());
+    ((ObjectNode) event.get("Records").get(0))
+        .put("body", PurgeMessage.body(job("sales.orders").id()));
+
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+    handler(s3, unreachableQueue())
+        .handleRequest(
+            new ByteArrayInputStream(JSON.writeValueAsBytes(event)),
+            output,
+            new LocalContext("sample", Duration.ofSeconds(30)));
+
+    assertThat(JSON.readTree(output.toByteArray()).get("batchItemFailures")).isEmpty();
+    assertThat(job("sales.orders").state()).isEqualTo(PurgeJob.State.DONE);
+    assertThat(objectsUnder(table.location())).isEmpty();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -391,7 +426,8 @@ class PurgeTest {
           .appendFile(writtenDataFile(table, day, "b"))
           .commit();
     }
-    String deletes = table.locationProvider().newDataLocation("deletes-" + UUID.randomUUID() + ".parquet");
+    String deletes =
+        table.locationProvider().newDataLocation("deletes-" + UUID.randomUUID() + ".parquet");
     put(deletes);
     DeleteFile deleteFile =
         FileMetadata.deleteFileBuilder(SPEC)
@@ -409,7 +445,8 @@ class PurgeTest {
         .updateStatistics()
         .setStatistics(new GenericStatisticsFile(snapshotId, statistics, 10, 4, List.of()))
         .commit();
-    String partitionStatistics = table.location() + "/metadata/partition-stats-" + UUID.randomUUID() + ".parquet";
+    String partitionStatistics =
+        table.location() + "/metadata/partition-stats-" + UUID.randomUUID() + ".parquet";
     put(partitionStatistics);
     table
         .updatePartitionStatistics()
@@ -425,7 +462,9 @@ class PurgeTest {
 
   private static DataFile writtenDataFile(Table table, String day, String name) {
     String path =
-        table.locationProvider().newDataLocation("day=" + day + "/" + name + "-" + UUID.randomUUID() + ".parquet");
+        table
+            .locationProvider()
+            .newDataLocation("day=" + day + "/" + name + "-" + UUID.randomUUID() + ".parquet");
     put(path);
     return DataFiles.builder(SPEC)
         .withPath(path)
@@ -535,7 +574,8 @@ class PurgeTest {
         api.handle(
             new Request(
                 Route.DROP_TABLE,
-                Map.of("prefix", warehouse, "namespace", id.namespace().level(0), "table", id.name()),
+                Map.of(
+                    "prefix", warehouse, "namespace", id.namespace().level(0), "table", id.name()),
                 Map.of("purgeRequested", "true"),
                 Map.of(),
                 null));
@@ -664,9 +704,7 @@ class PurgeTest {
   private PurgeJob job(String identifier) {
     PurgeJobs jobs = new PurgeJobs(TestTwin.get().database());
     long warehouseId =
-        new Warehouses(TestTwin.get().database())
-            .get(LocalTwin.REALM, warehouse)
-            .id();
+        new Warehouses(TestTwin.get().database()).get(LocalTwin.REALM, warehouse).id();
     return jobs.list(LocalTwin.REALM, warehouseId, null, null, 1000).items().stream()
         .filter(job -> job.identifier().equals(identifier))
         .findFirst()

@@ -123,7 +123,8 @@ public final class PurgeJobs {
           }
           try (PreparedStatement statement =
               connection.prepareStatement(
-                  "SELECT claimed_until FROM purge_job WHERE object_id = ? AND state = 'running'")) {
+                  "SELECT claimed_until FROM purge_job WHERE object_id = ? AND state ="
+                      + " 'running'")) {
             statement.setObject(1, id);
             try (ResultSet rs = statement.executeQuery()) {
               return rs.next() ? new Busy(rs.getTimestamp(1).toInstant()) : new Finished();
@@ -184,7 +185,10 @@ public final class PurgeJobs {
    */
   public boolean fail(Claim claim, String error, boolean lastReceive) {
     return end(
-        claim, "state = ?, last_error = ?", (lastReceive ? State.FAILED : State.QUEUED).sql(), error);
+        claim,
+        "state = ?, last_error = ?",
+        (lastReceive ? State.FAILED : State.QUEUED).sql(),
+        error);
   }
 
   /** Ends the claim with the SET clause given, whose parameters come first. */
@@ -234,7 +238,9 @@ public final class PurgeJobs {
         });
   }
 
-  /** The files outside the location a job noted, in order, after {@code after} (or from the start). */
+  /**
+   * The files outside the location a job noted, in order, after {@code after} (or from the start).
+   */
   public List<String> outsideFiles(UUID id, String after, int limit) {
     return database.autocommit(
         connection -> {
@@ -273,8 +279,8 @@ public final class PurgeJobs {
   }
 
   /**
-   * The live tables and views, of any warehouse, whose location is {@code location} or lies
-   * inside it: deleting under it would take their files. Registered objects count too.
+   * The live tables and views, of any warehouse, whose location is {@code location} or lies inside
+   * it: deleting under it would take their files. Registered objects count too.
    */
   public List<String> liveObjectsWithin(String location) {
     String normalized = Locations.normalize(location);
@@ -291,7 +297,9 @@ public final class PurgeJobs {
         });
   }
 
-  /** Of the given file paths, those inside the location of a live table or view, of any warehouse. */
+  /**
+   * Of the given file paths, those inside the location of a live table or view, of any warehouse.
+   */
   public Set<String> insideLiveObjects(Collection<String> paths) {
     if (paths.isEmpty()) {
       return Set.of();
@@ -302,8 +310,7 @@ public final class PurgeJobs {
               try (PreparedStatement statement =
                   connection.prepareStatement(
                       "SELECT DISTINCT location FROM catalog_object WHERE location = ANY (?)")) {
-                statement.setArray(
-                    1, connection.createArrayOf("text", ancestors(paths).toArray()));
+                statement.setArray(1, connection.createArrayOf("text", ancestors(paths).toArray()));
                 return strings(statement);
               }
             });
@@ -347,8 +354,8 @@ public final class PurgeJobs {
   }
 
   /**
-   * Marks failed the jobs whose invocation died more than {@code stale} ago without SQS handing
-   * the job to another: their message went to the dead-letter queue on its last receive.
+   * Marks failed the jobs whose invocation died more than {@code stale} ago without SQS handing the
+   * job to another: their message went to the dead-letter queue on its last receive.
    */
   public int failAbandoned(Duration stale) {
     return database.autocommit(
@@ -416,7 +423,8 @@ public final class PurgeJobs {
               return new Page<>(jobs, null);
             }
             PurgeJob last = jobs.get(pageSize - 1);
-            return new Page<>(jobs.subList(0, pageSize), new Position(last.createdAt(), last.id()).token());
+            return new Page<>(
+                jobs.subList(0, pageSize), new Position(last.createdAt(), last.id()).token());
           }
         });
   }

@@ -3,9 +3,8 @@ package dev.puddle.core.purge;
 import java.time.Duration;
 
 /**
- * How long an invocation may still run. Work goes in steps; a new step starts only while more
- * than a fifth of the invocation's time is left, so that no step runs into the function's time
- * limit.
+ * How long an invocation may still run. Work goes in steps; a new step starts only while more than
+ * a fifth of the invocation's time is left, so that no step runs into the function's time limit.
  */
 public final class Deadline {
   private final long endNanos;

@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.UUID;
 
 /**
- * The body of a purge message: {@code {"job":"<id>"}}. It names the job only; the job row says
- * what to delete and where the purge stands, so a first message, a continuation, a retry and a
- * re-send are all alike.
+ * The body of a purge message: {@code {"job":"<id>"}}. It names the job only; the job row says what
+ * to delete and where the purge stands, so a first message, a continuation, a retry and a re-send
+ * are all alike.
  */
 public final class PurgeMessage {
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -14,9 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Processes one batch of purge messages within one invocation's time, as the purge function's
- * SQS trigger delivers them, and says which messages failed, so that only those are redelivered
- * (SQS partial batch responses).
+ * Processes one batch of purge messages within one invocation's time, as the purge function's SQS
+ * trigger delivers them, and says which messages failed, so that only those are redelivered (SQS
+ * partial batch responses).
  *
  * <p>For each message it claims the job and works on it. A job not finished in time is checkpointed
  * and handed to a new message (a continuation), and so is a message there was no time left to

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.UUID;
 
 /**
- * Where purge jobs go to reach the purge function: the SQS purge queue. A send may fail or be
- * lost; the job row stays, and the sweep sends it again.
+ * Where purge jobs go to reach the purge function: the SQS purge queue. A send may fail or be lost;
+ * the job row stays, and the sweep sends it again.
  */
 @FunctionalInterface
 public interface PurgeQueue {

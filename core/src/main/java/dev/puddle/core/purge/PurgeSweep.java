@@ -7,9 +7,9 @@ import java.util.UUID;
 
 /**
  * The scheduled sweep: sends again the purge jobs whose message was never sent (the send after a
- * drop or a continuation failed) or that have waited too long (the message was lost, e.g. the
- * queue was purged), and marks failed the jobs whose function died on the last receive of their
- * message, which went to the dead-letter queue without a word.
+ * drop or a continuation failed) or that have waited too long (the message was lost, e.g. the queue
+ * was purged), and marks failed the jobs whose function died on the last receive of their message,
+ * which went to the dead-letter queue without a word.
  */
 public final class PurgeSweep {
   /**

@@ -15,8 +15,8 @@ import java.util.Set;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * Purges one claimed job, step by step, checkpointing after each, until it is done or the
- * deadline asks to stop:
+ * Purges one claimed job, step by step, checkpointing after each, until it is done or the deadline
+ * asks to stop:
  *
  * <ol>
  *   <li>{@code reachable}: reads the metadata and manifests (see {@link ReachableFiles}) and notes
@@ -25,8 +25,8 @@ import org.apache.iceberg.io.FileIO;
  *   <li>{@code outside}: if the warehouse sets {@value #DELETE_OUTSIDE}, deletes the noted files,
  *       except those inside the location of a table or view that still exists; otherwise counts
  *       them as skipped.
- *   <li>{@code location}: lists and deletes every object under the object's own location, 1000
- *       keys a step. Registered objects own no location and skip this.
+ *   <li>{@code location}: lists and deletes every object under the object's own location, 1000 keys
+ *       a step. Registered objects own no location and skip this.
  * </ol>
  *
  * <p>Each step is idempotent: a step redone after a crash finds its deleted files gone and its
@@ -148,7 +148,9 @@ public final class PurgeWorker {
         S3Location.parse(job.location())
             .filter(location -> !location.key().isEmpty())
             .orElseThrow(
-                () -> new PurgeException("Cannot purge a location that is not an S3 folder: " + job.location()));
+                () ->
+                    new PurgeException(
+                        "Cannot purge a location that is not an S3 folder: " + job.location()));
     if (after == null) {
       // a registered table may point into this location: its files are not ours to delete
       List<String> inUse = jobs.liveObjectsWithin(job.location());

@@ -21,14 +21,14 @@ import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * Walks every file a dropped table's metadata reaches, in resumable steps: first the metadata
- * level (the current metadata file and every one in its metadata log, statistics and partition
- * statistics files, the manifest list of every snapshot), then each manifest of each snapshot
- * with the data and delete files it lists. A step reads at most one manifest list and one
- * manifest, so it is short, and the walk resumes at the step after the last one checkpointed.
+ * Walks every file a dropped table's metadata reaches, in resumable steps: first the metadata level
+ * (the current metadata file and every one in its metadata log, statistics and partition statistics
+ * files, the manifest list of every snapshot), then each manifest of each snapshot with the data
+ * and delete files it lists. A step reads at most one manifest list and one manifest, so it is
+ * short, and the walk resumes at the step after the last one checkpointed.
  *
- * <p>A view reaches only its current metadata file: the view specification keeps no log of
- * earlier ones, which lie in the view's own location when Puddle wrote them.
+ * <p>A view reaches only its current metadata file: the view specification keeps no log of earlier
+ * ones, which lie in the view's own location when Puddle wrote them.
  *
  * <p>Files already gone are skipped, so a purge whose files were deleted completes. One walker
  * serves one job within one invocation: it keeps the metadata and the manifests it has read.
@@ -122,7 +122,9 @@ final class ReachableFiles {
     return listedManifests;
   }
 
-  /** The data or delete files a manifest lists, live ones: the table's retained snapshots use them. */
+  /**
+   * The data or delete files a manifest lists, live ones: the table's retained snapshots use them.
+   */
   private List<String> contents(TableMetadata table, ManifestFile manifest) {
     List<String> files = new ArrayList<>();
     try (ManifestReader<? extends ContentFile<?>> reader = open(table, manifest)) {
@@ -137,7 +139,8 @@ final class ReachableFiles {
     return files;
   }
 
-  private ManifestReader<? extends ContentFile<?>> open(TableMetadata table, ManifestFile manifest) {
+  private ManifestReader<? extends ContentFile<?>> open(
+      TableMetadata table, ManifestFile manifest) {
     return switch (manifest.content()) {
       // the path is all a purge needs of a data file
       case DATA -> ManifestFiles.read(manifest, io, table.specsById()).select(List.of("file_path"));

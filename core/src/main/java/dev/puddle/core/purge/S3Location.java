@@ -3,8 +3,8 @@ package dev.puddle.core.purge;
 import java.util.Optional;
 
 /**
- * A bucket and key, from an {@code s3://}, {@code s3a://} or {@code s3n://} URI: engines write
- * all three for the same objects.
+ * A bucket and key, from an {@code s3://}, {@code s3a://} or {@code s3n://} URI: engines write all
+ * three for the same objects.
  */
 record S3Location(String bucket, String key) {
 

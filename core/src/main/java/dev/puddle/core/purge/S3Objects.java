@@ -26,9 +26,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * Lists and deletes objects in bulk: a listing page and a {@code DeleteObjects} request hold up to
  * 1000 keys each, so a purge of 10,000 files needs ten of each, not 10,000 deletes.
  *
- * <p>Throttling and server errors are retried with backoff twice over: by the SDK for a request
- * as a whole ({@code SlowDown}, 5xx, connection failures), and here for the keys a
- * {@code DeleteObjects} answer reports as not deleted. Keys that still fail are reported.
+ * <p>Throttling and server errors are retried with backoff twice over: by the SDK for a request as
+ * a whole ({@code SlowDown}, 5xx, connection failures), and here for the keys a {@code
+ * DeleteObjects} answer reports as not deleted. Keys that still fail are reported.
  */
 public final class S3Objects implements AutoCloseable {
   /** The most keys S3 takes in one {@code DeleteObjects} request, and returns in one listing. */
@@ -57,7 +57,9 @@ public final class S3Objects implements AutoCloseable {
     S3ClientBuilder builder =
         S3Client.builder()
             .httpClient(UrlConnectionHttpClient.create())
-            .region(Region.of(clientProperties.getOrDefault(AwsClientProperties.CLIENT_REGION, "us-east-1")))
+            .region(
+                Region.of(
+                    clientProperties.getOrDefault(AwsClientProperties.CLIENT_REGION, "us-east-1")))
             .forcePathStyle(
                 Boolean.parseBoolean(
                     clientProperties.getOrDefault(S3FileIOProperties.PATH_STYLE_ACCESS, "false")))
@@ -81,7 +83,9 @@ public final class S3Objects implements AutoCloseable {
     return builder.build();
   }
 
-  /** Up to 1000 keys starting with {@code prefix}, in key order, after {@code startAfter} if set. */
+  /**
+   * Up to 1000 keys starting with {@code prefix}, in key order, after {@code startAfter} if set.
+   */
   public Listing list(String bucket, String prefix, String startAfter) {
     ListObjectsV2Response page =
         s3.listObjectsV2(
@@ -123,7 +127,8 @@ public final class S3Objects implements AutoCloseable {
   private static String describe(String bucket, List<S3Error> errors, int requested) {
     List<String> examples = new ArrayList<>();
     for (S3Error error : errors.subList(0, Math.min(REPORTED_ERRORS, errors.size()))) {
-      examples.add("s3://" + bucket + "/" + error.key() + ": " + error.code() + " " + error.message());
+      examples.add(
+          "s3://" + bucket + "/" + error.key() + ": " + error.code() + " " + error.message());
     }
     return String.format(
         "Could not delete %d of %d objects after %d retries, e.g. %s",

@@ -40,7 +40,7 @@ public final class CatalogApi {
   private final PurgeOutbox purges;
   private final PurgeJobEndpoints purgeJobEndpoints;
 
-  /** A catalog without a purge queue: purge jobs are recorded and wait for the sweep to send them. */
+  /** A catalog without a purge queue: purge jobs are recorded and wait for the sweep. */
   public CatalogApi(Settings settings, Database database, Storage storage) {
     this(settings, database, storage, null);
   }
@@ -106,7 +106,9 @@ public final class CatalogApi {
     Warehouse warehouse =
         warehouses.get(settings.realm(), request.pathParameter("prefix").orElseThrow());
     return new Scope(
-        warehouse, new PuddleCatalog(warehouse, namespaces, objects, storage.io(), purges), request);
+        warehouse,
+        new PuddleCatalog(warehouse, namespaces, objects, storage.io(), purges),
+        request);
   }
 
   /**

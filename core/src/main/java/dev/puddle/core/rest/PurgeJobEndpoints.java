@@ -12,8 +12,8 @@ import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
  * {@code GET /admin/v1/{prefix}/purge-jobs}: a warehouse's purge jobs, newest first, with where
- * each stands and what it deleted and left alone. {@code state} filters by state; {@code
- * pageToken} and {@code pageSize} page as the catalog's listings do.
+ * each stands and what it deleted and left alone. {@code state} filters by state; {@code pageToken}
+ * and {@code pageSize} page as the catalog's listings do.
  */
 final class PurgeJobEndpoints {
   private final PurgeJobs jobs;
@@ -46,8 +46,7 @@ final class PurgeJobEndpoints {
     try {
       return PurgeJob.State.valueOf(value.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new BadRequestException(
-          "Invalid state %s: use queued, running, done or failed", value);
+      throw new BadRequestException("Invalid state %s: use queued, running, done or failed", value);
     }
   }
 
