@@ -376,6 +376,61 @@ class PurgeTest {
   }
 
   @Test
+  void aPurgeWhoseFilesAreAlreadyGoneCompletes() throws Exception {
+    TableIdentifier id = TableIdentifier.of(NAMESPACE, "orders");
+    Table table = writtenTable(id, 2);
+    drop(id, unreachableQueue());
+    String prefix = "s3://" + LocalTwin.BUCKET + "/";
+    for (String object : objectsUnder(table.location())) {
+      s3.deleteObject(b -> b.bucket(LocalTwin.BUCKET).key(object.substring(prefix.length())));
+    }
+
+    sweepNow();
+
+    JsonNode job = awaitJob("sales.orders", "done");
+    assertThat(job.get("deleted-files").asLong()).isZero();
+    assertThat(job.get("last-error").isNull()).isTrue();
+  }
+
+  @Test
+  void aRegisteredTableKeepsItsFilesUnlessTheWarehouseOptsIn() {
+    TableIdentifier id = TableIdentifier.of(NAMESPACE, "orders");
+    Table table = writtenTable(id, 1);
+    catalog.dropTable(id, false);
+    TableIdentifier registered = TableIdentifier.of(NAMESPACE, "registered");
+    catalog.registerTable(registered, metadata(table).metadataFileLocation());
+    List<String> files = objectsUnder(table.location());
+
+    catalog.dropTable(registered, true);
+
+    JsonNode job = awaitJob("sales.registered", "done");
+    assertThat(job.get("owns-location").asBoolean()).isFalse();
+    assertThat(job.get("skipped-files").asLong()).isEqualTo(reachableFiles(table).size());
+    assertThat(objectsUnder(table.location())).isEqualTo(files);
+  }
+
+  @Test
+  void aRegisteredTableInAWarehouseThatOptsInLosesWhatItsMetadataReachesOnly() {
+    useWarehouse(
+        TestTwin.newWarehouse("purge-registered", Map.of(PurgeWorker.DELETE_OUTSIDE, "true")));
+    TableIdentifier id = TableIdentifier.of(NAMESPACE, "orders");
+    Table table = writtenTable(id, 1);
+    String unreached = table.location() + "/data/not-in-metadata.parquet";
+    put(unreached);
+    catalog.dropTable(id, false);
+    TableIdentifier registered = TableIdentifier.of(NAMESPACE, "registered");
+    catalog.registerTable(registered, metadata(table).metadataFileLocation());
+    Set<String> reachable = reachableFiles(table);
+
+    catalog.dropTable(registered, true);
+
+    JsonNode job = awaitJob("sales.registered", "done");
+    assertThat(job.get("deleted-files").asLong()).isEqualTo(reachable.size());
+    assertThat(reachable).noneMatch(PurgeTest::exists);
+    assertThat(objectsUnder(table.location())).containsExactly(unreached);
+  }
+
+  @Test
   void theSampleSqsEventReplayedWithAJobPurgesIt() throws IOException {
     TableIdentifier id = TableIdentifier.of(NAMESPACE, "orders");
     Table table = writtenTable(id, 1);
