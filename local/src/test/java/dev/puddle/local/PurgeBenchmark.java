@@ -104,6 +104,7 @@ class PurgeBenchmark {
       }
       String location = table.location();
       List<String> objects = objectsUnder(location);
+      String prefix = "s3://" + LocalTwin.BUCKET + "/";
 
       // the purge: read metadata and manifests, list and delete in batches of 1000
       UUID job = drop(twin, warehouse, id);
@@ -120,7 +121,6 @@ class PurgeBenchmark {
       putAll(direct, objects);
       counter.requests().clear();
       long singleStart = System.nanoTime();
-      String prefix = "s3://" + LocalTwin.BUCKET + "/";
       for (String object : objects) {
         countedClient.deleteObject(
             b -> b.bucket(LocalTwin.BUCKET).key(object.substring(prefix.length())));
@@ -129,18 +129,32 @@ class PurgeBenchmark {
       Map<S3Kind, Integer> singleRequests = byKind(counter.requests());
       assertThat(objectsUnder(location)).isEmpty();
 
+      // and once more, deleted as the purge's last phase does, without reading any metadata
+      putAll(direct, objects);
+      counter.requests().clear();
+      long bulkStart = System.nanoTime();
+      deleteUnder(new S3Objects(countedClient), location.substring(prefix.length()) + "/");
+      long bulkNanos = System.nanoTime() - bulkStart;
+      Map<S3Kind, Integer> bulkRequests = byKind(counter.requests());
+      assertThat(objectsUnder(location)).isEmpty();
+
       System.out.printf(
           "%nPurge of a table of %,d data files (%,d objects under its location)%n",
           DATA_FILES, objects.size());
       System.out.printf(
-          "  DeleteObjects batches : %6d ms, S3 requests %s%n",
+          "  whole purge, DeleteObjects batches : %6d ms, S3 requests %s%n",
           purgeNanos / 1_000_000, purgeRequests);
       System.out.printf(
-          "  one DeleteObject each : %6d ms, S3 requests %s%n",
+          "  listing and DeleteObjects only     : %6d ms, S3 requests %s%n",
+          bulkNanos / 1_000_000, bulkRequests);
+      System.out.printf(
+          "  one DeleteObject per file          : %6d ms, S3 requests %s%n",
           singleNanos / 1_000_000, singleRequests);
       System.out.printf(
-          "  time ratio (one each / batches): %.1fx; delete requests %d vs %d%n%n",
+          "  time ratio, one each / purge: %.1fx; one each / listing and DeleteObjects: %.1fx;"
+              + " delete requests %d vs %d%n%n",
           (double) singleNanos / purgeNanos,
+          (double) singleNanos / bulkNanos,
           purgeRequests.getOrDefault(S3Kind.DELETE, 0),
           singleRequests.getOrDefault(S3Kind.DELETE, 0));
     }
@@ -192,6 +206,16 @@ class PurgeBenchmark {
                     LocalS3.REGION)));
     SqsBatchResponse response = handler.handle(event, Deadline.after(Duration.ofMinutes(15)));
     assertThat(response.batchItemFailures()).isEmpty();
+  }
+
+  /** Lists a prefix and deletes what it finds, a page of up to 1000 keys at a time. */
+  private static void deleteUnder(S3Objects objects, String prefix) {
+    String after = null;
+    do {
+      S3Objects.Listing listing = objects.list(LocalTwin.BUCKET, prefix, after);
+      objects.delete(LocalTwin.BUCKET, listing.keys());
+      after = listing.continueAfter();
+    } while (after != null);
   }
 
   private static void putAll(S3Client s3, List<String> paths) throws Exception {

@@ -12,7 +12,8 @@ import org.apache.iceberg.rest.Endpoint;
  * function group that serves it. It is the single source for the request router, the CDK routes,
  * the local server and the {@code endpoints} list of {@code GET /v1/config}.
  *
- * <p>Operation ids and path templates are those of the Iceberg REST catalog specification.
+ * <p>Operation ids and path templates are those of the Iceberg REST catalog specification, apart
+ * from Puddle's own routes: probes and the management API under {@code /admin}.
  */
 public enum Route {
   GET_CONFIG("getConfig", "GET", "/v1/config", Privilege.NONE, FunctionGroup.READ),

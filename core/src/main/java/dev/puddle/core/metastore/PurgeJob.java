@@ -2,6 +2,7 @@ package dev.puddle.core.metastore;
 
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.UUID;
 
 /**
@@ -40,11 +41,11 @@ public record PurgeJob(
     FAILED;
 
     public String sql() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
 
     static State fromSql(String value) {
-      return valueOf(value.toUpperCase(java.util.Locale.ROOT));
+      return valueOf(value.toUpperCase(Locale.ROOT));
     }
   }
 
@@ -59,11 +60,11 @@ public record PurgeJob(
     DONE;
 
     public String sql() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
 
     static Phase fromSql(String value) {
-      return valueOf(value.toUpperCase(java.util.Locale.ROOT));
+      return valueOf(value.toUpperCase(Locale.ROOT));
     }
   }
 
