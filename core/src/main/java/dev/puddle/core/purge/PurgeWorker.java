@@ -118,12 +118,17 @@ public final class PurgeWorker {
     if (paths.isEmpty()) {
       return new Checkpoint(Phase.LOCATION, null, 0, 0);
     }
-    Set<String> inUse = jobs.insideLiveObjects(paths);
+    // compared as s3:// URIs, the scheme Puddle stores locations with, whatever an engine wrote
+    List<String> uris =
+        paths.stream()
+            .map(path -> S3Location.parse(path).map(S3Location::uri).orElse(path))
+            .toList();
+    Set<String> inUse = jobs.insideLiveObjects(uris);
     Map<String, List<String>> keysByBucket = new LinkedHashMap<>();
     long skipped = 0;
     for (String path : paths) {
       Optional<S3Location> location = S3Location.parse(path);
-      if (inUse.contains(path) || location.isEmpty()) {
+      if (location.isEmpty() || inUse.contains(location.get().uri())) {
         skipped++; // still another table's or view's, or not on S3
       } else {
         keysByBucket

@@ -26,6 +26,11 @@ record S3Location(String bucket, String key) {
     return Optional.of(new S3Location(rest.substring(0, slash), rest.substring(slash + 1)));
   }
 
+  /** The location as an {@code s3://} URI. */
+  String uri() {
+    return "s3://" + bucket + "/" + key;
+  }
+
   /** Whether this object lies below {@code base}, a folder-like location. */
   boolean isBelow(S3Location base) {
     String prefix = base.key.endsWith("/") ? base.key : base.key + "/";
