@@ -14,17 +14,22 @@ final class Environment {
   private Environment() {}
 
   static CatalogApi catalogApi(Map<String, String> env) {
-    Database database =
-        new Database(
-            PostgresConnections.factory(
-                required(env, "PUDDLE_DB_URL"), env.get("PUDDLE_DB_USER"), env.get("PUDDLE_DB_PASSWORD")),
-            Integer.parseInt(env.getOrDefault("PUDDLE_DB_MAX_CONNECTIONS", "1")));
     return new CatalogApi(
         new CatalogApi.Settings(
             env.getOrDefault("PUDDLE_REALM", "default"),
             env.getOrDefault("PUDDLE_DEFAULT_WAREHOUSE", "default")),
-        database,
-        storage(env));
+        database(env),
+        storage(env),
+        PurgeEnvironment.queueOrNull(env));
+  }
+
+  static Database database(Map<String, String> env) {
+    return new Database(
+        PostgresConnections.factory(
+            required(env, "PUDDLE_DB_URL"),
+            env.get("PUDDLE_DB_USER"),
+            env.get("PUDDLE_DB_PASSWORD")),
+        Integer.parseInt(env.getOrDefault("PUDDLE_DB_MAX_CONNECTIONS", "1")));
   }
 
   static Storage storage(Map<String, String> env) {
@@ -40,7 +45,7 @@ final class Environment {
         required(env, "PUDDLE_S3_SECRET_ACCESS_KEY"));
   }
 
-  private static String required(Map<String, String> env, String name) {
+  static String required(Map<String, String> env, String name) {
     String value = env.get(name);
     if (value == null || value.isBlank()) {
       throw new IllegalStateException("Missing environment variable " + name);

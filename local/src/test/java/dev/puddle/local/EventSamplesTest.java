@@ -183,6 +183,11 @@ class EventSamplesTest {
     expectNoContent(replay("renameTable"));
     expectNoContent(replay("dropTable"));
 
+    // the story's drops keep their files: the warehouse has no purge job
+    Answer purgeJobs = replay("listPurgeJobs");
+    expect(purgeJobs, 200);
+    assertThat(purgeJobs.body().get("purge-jobs")).isEmpty();
+
     // brings the dropped table back from its last metadata file
     Answer registered =
         replay(

@@ -1,10 +1,12 @@
 package dev.puddle.local;
 
 import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.purge.PurgeSweep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,8 +16,20 @@ import org.apache.iceberg.rest.RESTCatalog;
 /**
  * One local twin shared by the tests of a JVM, on free ports, with its data in a temporary
  * directory. Each test takes a fresh warehouse, so tests never see each other's namespaces.
+ *
+ * <p>Its purge runs on short timings, so that redeliveries and the dead-letter queue come within
+ * seconds: a 3 s function time limit, a 4 s visibility timeout, three receives.
  */
 public final class TestTwin {
+  /** The purge timings of the shared twin. */
+  public static final LocalPurge.Options PURGE =
+      new LocalPurge.Options(
+          Duration.ofSeconds(3),
+          Duration.ofSeconds(4),
+          3,
+          Duration.ofSeconds(30),
+          new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), 1000));
+
   private static final AtomicInteger WAREHOUSES = new AtomicInteger();
   private static LocalTwin twin;
 
@@ -25,7 +39,7 @@ public final class TestTwin {
     if (twin == null) {
       try {
         Path data = Files.createTempDirectory("puddle-test-");
-        twin = LocalTwin.start(new LocalTwin.Options(data, "127.0.0.1", 0, 0, 0));
+        twin = LocalTwin.start(new LocalTwin.Options(data, "127.0.0.1", 0, 0, 0, 0, PURGE));
         Runtime.getRuntime().addShutdownHook(new Thread(twin::close));
       } catch (IOException e) {
         throw new UncheckedIOException(e);

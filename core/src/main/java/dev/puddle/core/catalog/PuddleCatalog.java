@@ -5,9 +5,11 @@ import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Page;
 import dev.puddle.core.metastore.Warehouse;
+import dev.puddle.core.purge.PurgeOutbox;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.Table;
@@ -29,7 +31,8 @@ import org.apache.iceberg.view.ViewOperations;
  * {@code table-override.*}, {@code view-default.*} and {@code view-override.*} apply server-side.
  *
  * <p>Every new table or view gets a unique location, so a re-created table never shares files
- * with a dropped one.
+ * with a dropped one. A drop with purge records the purge job in its own transaction and sends it
+ * to the purge queue once committed.
  */
 public final class PuddleCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
   private static final int LIST_ALL_PAGE_SIZE = 1000;
@@ -38,13 +41,19 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   private final Namespaces namespaces;
   private final CatalogObjects objects;
   private final FileIO io;
+  private final PurgeOutbox purges;
 
   public PuddleCatalog(
-      Warehouse warehouse, Namespaces namespaces, CatalogObjects objects, FileIO io) {
+      Warehouse warehouse,
+      Namespaces namespaces,
+      CatalogObjects objects,
+      FileIO io,
+      PurgeOutbox purges) {
     this.warehouse = warehouse;
     this.namespaces = namespaces;
     this.objects = objects;
     this.io = io;
+    this.purges = purges;
   }
 
   @Override
@@ -128,12 +137,28 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
 
   @Override
   public boolean dropTable(TableIdentifier identifier, boolean purge) {
-    return objects.drop(warehouse, identifier, Kind.TABLE, purge);
+    return drop(identifier, Kind.TABLE, purge);
   }
 
   @Override
   public boolean dropView(TableIdentifier identifier) {
-    return objects.drop(warehouse, identifier, Kind.VIEW, false);
+    return drop(identifier, Kind.VIEW, false);
+  }
+
+  /**
+   * Drops a view and, with {@code purge}, its metadata files: a view has no data. Iceberg's
+   * catalogs have no purge for views; Puddle accepts {@code purgeRequested} on view drops too.
+   */
+  public boolean dropView(TableIdentifier identifier, boolean purge) {
+    return drop(identifier, Kind.VIEW, purge);
+  }
+
+  private boolean drop(TableIdentifier identifier, Kind kind, boolean purge) {
+    Optional<UUID> dropped = objects.drop(warehouse, identifier, kind, purge);
+    if (purge) {
+      dropped.ifPresent(purges::dispatch);
+    }
+    return dropped.isPresent();
   }
 
   @Override

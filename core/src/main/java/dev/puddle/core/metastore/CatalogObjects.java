@@ -313,15 +313,16 @@ public final class CatalogObjects {
   }
 
   /**
-   * Drops a table or view; false if none of that kind exists. With {@code purge}, the purge job
-   * is recorded in the same transaction, with everything the purge will need.
+   * Drops a table or view and returns its id; empty if none of that kind exists. With {@code
+   * purge}, the purge job is recorded in the same transaction, with everything the purge will need.
    */
-  public boolean drop(Warehouse warehouse, TableIdentifier identifier, Kind kind, boolean purge) {
+  public Optional<UUID> drop(
+      Warehouse warehouse, TableIdentifier identifier, Kind kind, boolean purge) {
     return database.transaction(
         connection -> {
           Optional<CatalogObject> found = find(connection, warehouse, identifier, true);
           if (found.isEmpty() || found.get().kind() != kind) {
-            return false;
+            return Optional.empty();
           }
           CatalogObject object = found.get();
           try (PreparedStatement statement =
@@ -330,23 +331,9 @@ public final class CatalogObjects {
             statement.executeUpdate();
           }
           if (purge) {
-            try (PreparedStatement statement =
-                connection.prepareStatement(
-                    "INSERT INTO purge_job (object_id, realm_id, warehouse_id, kind, identifier,"
-                        + " location, owns_location, metadata_location)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
-              statement.setObject(1, object.id());
-              statement.setString(2, warehouse.realm());
-              statement.setLong(3, warehouse.id());
-              statement.setString(4, kind.sql());
-              statement.setString(5, identifier.toString());
-              statement.setString(6, object.location());
-              statement.setBoolean(7, object.ownsLocation());
-              statement.setString(8, object.metadataLocation());
-              statement.executeUpdate();
-            }
+            PurgeJobs.insert(connection, warehouse, object);
           }
-          return true;
+          return Optional.of(object.id());
         });
   }
 

@@ -17,7 +17,7 @@ import java.util.List;
  */
 public final class Migrations {
   /** Migration scripts, oldest first; a script's version is its position, counting from 1. */
-  static final List<String> SCRIPTS = List.of("V1__catalog.sql");
+  static final List<String> SCRIPTS = List.of("V1__catalog.sql", "V2__purge.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"
   private static final int LOCK_MIGRATIONS = 1;

@@ -7,8 +7,11 @@ import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Namespaces;
+import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.purge.PurgeOutbox;
+import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.storage.Storage;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.Arrays;
@@ -34,8 +37,16 @@ public final class CatalogApi {
   private final NamespaceEndpoints namespaceEndpoints;
   private final TableEndpoints tableEndpoints;
   private final ViewEndpoints viewEndpoints;
+  private final PurgeOutbox purges;
+  private final PurgeJobEndpoints purgeJobEndpoints;
 
+  /** A catalog without a purge queue: purge jobs are recorded and wait for the sweep. */
   public CatalogApi(Settings settings, Database database, Storage storage) {
+    this(settings, database, storage, null);
+  }
+
+  /** A catalog that sends the purge job of each drop with purge to {@code purgeQueue}. */
+  public CatalogApi(Settings settings, Database database, Storage storage, PurgeQueue purgeQueue) {
     this.settings = settings;
     this.database = database;
     this.storage = storage;
@@ -45,6 +56,9 @@ public final class CatalogApi {
     this.namespaceEndpoints = new NamespaceEndpoints(namespaces);
     this.tableEndpoints = new TableEndpoints(objects, storage.io());
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
+    PurgeJobs purgeJobs = new PurgeJobs(database);
+    this.purges = new PurgeOutbox(purgeJobs, purgeQueue);
+    this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs);
   }
 
   public Response handle(Request request) {
@@ -84,6 +98,7 @@ public final class CatalogApi {
       case REPLACE_VIEW -> viewEndpoints.replaceView(scope(request));
       case DROP_VIEW -> viewEndpoints.dropView(scope(request));
       case RENAME_VIEW -> viewEndpoints.renameView(scope(request));
+      case LIST_PURGE_JOBS -> purgeJobEndpoints.listPurgeJobs(scope(request));
     };
   }
 
@@ -91,7 +106,9 @@ public final class CatalogApi {
     Warehouse warehouse =
         warehouses.get(settings.realm(), request.pathParameter("prefix").orElseThrow());
     return new Scope(
-        warehouse, new PuddleCatalog(warehouse, namespaces, objects, storage.io()), request);
+        warehouse,
+        new PuddleCatalog(warehouse, namespaces, objects, storage.io(), purges),
+        request);
   }
 
   /**
