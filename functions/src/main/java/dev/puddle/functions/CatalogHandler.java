@@ -11,42 +11,38 @@ import java.io.OutputStream;
 
 /**
  * The Lambda entry point of the Iceberg REST catalog: an API Gateway HTTP API event (payload
- * format 2.0) in, its response out. Wiring happens once per execution environment; each request
- * only converts and delegates to {@link CatalogApi}.
+ * format 2.0) in, its response out. Wiring happens once per execution environment, in the init
+ * phase, from the environment variables (see the README); it also registers the SnapStart hooks.
+ * Each request only converts and delegates.
  */
 public final class CatalogHandler implements RequestStreamHandler {
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
-  /** Built in the execution environment's init phase, from its environment variables. */
+  /** Built in the execution environment's init phase. */
   private static final class FromEnvironment {
-    static final CatalogApi API = Environment.catalogApi(System.getenv());
+    static final CatalogWiring WIRING = CatalogWiring.fromEnvironment(System.getenv());
   }
 
-  private final CatalogApi api;
+  private final CatalogFunction function;
 
   public CatalogHandler() {
-    this(FromEnvironment.API);
+    this(FromEnvironment.WIRING.function());
   }
 
+  /** A handler serving every function group over an API: the local twin and tests. */
   public CatalogHandler(CatalogApi api) {
-    this.api = api;
+    this(CatalogFunction.allGroups(api, "default"));
+  }
+
+  CatalogHandler(CatalogFunction function) {
+    this.function = function;
   }
 
   @Override
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {
     HttpApiEvent event = JSON.readValue(input, HttpApiEvent.class);
-    JSON.writeValue(output, handle(event));
+    JSON.writeValue(output, function.handle(event, context));
   }
-
-  /** Serves one event. */
-  public HttpApiResponse handle(HttpApiEvent event) {
-    return HttpApiEvents.toResponse(
-        event,
-        HttpApiEvents.toRequest(event)
-            .map(api::handle)
-            .orElseGet(() -> HttpApiEvents.noRoute(event)));
-  }
-
 }

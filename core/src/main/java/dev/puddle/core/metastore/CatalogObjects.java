@@ -34,7 +34,7 @@ public final class CatalogObjects {
 
   /** The table or view of that name, whichever kind it is. */
   public Optional<CatalogObject> find(Warehouse warehouse, TableIdentifier identifier) {
-    return database.autocommit(connection -> find(connection, warehouse, identifier, false));
+    return database.read(connection -> find(connection, warehouse, identifier, false));
   }
 
   static Optional<CatalogObject> find(
@@ -314,7 +314,7 @@ public final class CatalogObjects {
   /** Lists the tables or views of a namespace by name. */
   public Page<TableIdentifier> list(
       Warehouse warehouse, Namespace namespace, Kind kind, String pageToken, int pageSize) {
-    return database.autocommit(
+    return database.read(
         connection -> {
           OptionalLong namespaceId = Namespaces.id(connection, warehouse.id(), namespace, false);
           if (namespaceId.isEmpty()) {

@@ -11,6 +11,7 @@ import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.storage.Storage;
 import java.sql.SQLNonTransientConnectionException;
+import java.time.Duration;
 import java.util.Arrays;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTCatalogProperties;
@@ -22,8 +23,18 @@ import org.apache.iceberg.rest.responses.ConfigResponse;
  * are safe to lose, so any instance can serve any request.
  */
 public final class CatalogApi {
-  /** Who the catalog serves: the realm (one until identity arrives) and its default warehouse. */
-  public record Settings(String realm, String defaultWarehouse) {}
+  /**
+   * Who the catalog serves: the realm (one until identity arrives) and its default warehouse; and
+   * how long an idempotency key is honoured (null: keys are ignored and not advertised).
+   */
+  public record Settings(String realm, String defaultWarehouse, Duration idempotencyKeyLifetime) {
+    /** The default lifetime of idempotency keys, advertised in {@code /v1/config}. */
+    public static final Duration DEFAULT_IDEMPOTENCY_KEY_LIFETIME = Duration.ofMinutes(30);
+
+    public Settings(String realm, String defaultWarehouse) {
+      this(realm, defaultWarehouse, DEFAULT_IDEMPOTENCY_KEY_LIFETIME);
+    }
+  }
 
   private final Settings settings;
   private final Database database;
@@ -117,7 +128,7 @@ public final class CatalogApi {
 
   private Response ready() {
     try {
-      database.autocommit(
+      database.read(
           connection -> {
             if (!connection.isValid(2)) {
               // a connection failure (class 08) makes the metastore discard it: the next request
