@@ -14,8 +14,13 @@ final class LocalContext implements Context {
   private final long deadlineMillis;
 
   LocalContext(String requestId) {
+    this(requestId, API_GATEWAY_TIMEOUT_MS);
+  }
+
+  /** An invocation with {@code timeoutMillis} to run, e.g. a function's shorter timeout. */
+  LocalContext(String requestId, long timeoutMillis) {
     this.requestId = requestId;
-    this.deadlineMillis = System.currentTimeMillis() + API_GATEWAY_TIMEOUT_MS;
+    this.deadlineMillis = System.currentTimeMillis() + timeoutMillis;
   }
 
   @Override

@@ -139,11 +139,10 @@ public final class Database implements AutoCloseable {
         connection.setAutoCommit(autocommit);
       }
       connection.setNetworkTimeout(DIRECT, networkTimeout(deadline, autocommit));
-      if (!autocommit && !deadline.isNone()) {
+      if (!autocommit) {
         // sent with BEGIN in one round trip; it also finds a broken connection before any work
         try (Statement statement = connection.createStatement()) {
-          statement.execute(
-              "SET LOCAL statement_timeout = " + Math.max(1, deadline.remainingMillis()));
+          statement.execute("SET LOCAL statement_timeout = " + statementTimeout(deadline));
         }
       }
       T result;
@@ -198,6 +197,11 @@ public final class Database implements AutoCloseable {
     }
     long millis = deadline.remainingMillis() + (autocommit ? 0 : NETWORK_GRACE_MILLIS);
     return (int) Math.max(1, Math.min(Integer.MAX_VALUE, millis));
+  }
+
+  /** Milliseconds a statement of the transaction may take; 0 (no limit) without a deadline. */
+  private static long statementTimeout(Deadline deadline) {
+    return deadline.isNone() ? 0 : Math.max(1, deadline.remainingMillis());
   }
 
   private static ServiceUnavailableException deadlinePassed() {
