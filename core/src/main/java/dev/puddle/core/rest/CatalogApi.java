@@ -1,11 +1,13 @@
 package dev.puddle.core.rest;
 
 import dev.puddle.core.api.Request;
+import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
@@ -45,6 +47,7 @@ public final class CatalogApi {
   private final NamespaceEndpoints namespaceEndpoints;
   private final TableEndpoints tableEndpoints;
   private final ViewEndpoints viewEndpoints;
+  private final IdempotentRequests idempotency;
 
   public CatalogApi(Settings settings, Database database, Storage storage) {
     this.settings = settings;
@@ -56,9 +59,29 @@ public final class CatalogApi {
     this.namespaceEndpoints = new NamespaceEndpoints(namespaces);
     this.tableEndpoints = new TableEndpoints(objects, storage.io());
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
+    this.idempotency =
+        settings.idempotencyKeyLifetime() == null
+            ? null
+            : new IdempotentRequests(
+                settings.realm(),
+                settings.idempotencyKeyLifetime(),
+                new IdempotencyKeys(database));
   }
 
+  /**
+   * Serves a request, under the {@link RequestScope} bound by the caller (its deadline) or a new
+   * one. A mutation carrying an {@code Idempotency-Key} takes effect at most once per key.
+   */
   public Response handle(Request request) {
+    RequestScope scope = RequestScope.current();
+    return scope.run(
+        () ->
+            idempotency != null && IdempotentRequests.applies(request)
+                ? idempotency.handle(request, this::respond)
+                : respond(request));
+  }
+
+  private Response respond(Request request) {
     try {
       return dispatch(request);
     } catch (RuntimeException e) {
@@ -107,13 +130,17 @@ public final class CatalogApi {
 
   /**
    * {@code GET /v1/config}: the warehouse's prefix, the storage properties engines need, the
-   * namespace separator and every endpoint this catalog serves.
+   * namespace separator, every endpoint this catalog serves and the idempotency key lifetime.
    */
   private Response config(Request request) {
     String name = request.queryParameter("warehouse").orElse(settings.defaultWarehouse());
     Warehouse warehouse = warehouses.get(settings.realm(), name);
+    ConfigResponse.Builder builder = ConfigResponse.builder();
+    if (settings.idempotencyKeyLifetime() != null) {
+      builder.withIdempotencyKeyLifetime(settings.idempotencyKeyLifetime().toString());
+    }
     ConfigResponse response =
-        ConfigResponse.builder()
+        builder
             .withDefaults(storage.configDefaults())
             .withOverride("prefix", warehouse.name())
             .withOverride(RESTCatalogProperties.NAMESPACE_SEPARATOR, Names.SEPARATOR_ENCODED)
