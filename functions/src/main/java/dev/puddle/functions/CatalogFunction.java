@@ -96,6 +96,10 @@ final class CatalogFunction {
     cold.set(true);
   }
 
+  RequestLog log() {
+    return log;
+  }
+
   private Deadline deadline(Context context) {
     long remaining =
         context == null ? Long.MAX_VALUE : Math.max(0, context.getRemainingTimeInMillis());

@@ -8,14 +8,18 @@ import dev.puddle.core.rest.CatalogApi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Map;
+import org.crac.Core;
+import org.crac.Resource;
 
 /**
  * The Lambda entry point of the Iceberg REST catalog: an API Gateway HTTP API event (payload
  * format 2.0) in, its response out. Wiring happens once per execution environment, in the init
- * phase, from the environment variables (see the README); it also registers the SnapStart hooks.
- * Each request only converts and delegates.
+ * phase, from the environment variables (see the README). Each request only converts and
+ * delegates. With SnapStart, {@link #beforeCheckpoint} primes the function and {@link
+ * #afterRestore} drops what must not outlive the snapshot.
  */
-public final class CatalogHandler implements RequestStreamHandler {
+public final class CatalogHandler implements RequestStreamHandler, Resource {
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
@@ -25,18 +29,28 @@ public final class CatalogHandler implements RequestStreamHandler {
   }
 
   private final CatalogFunction function;
+  private final CatalogWiring wiring;
 
+  /** The handler Lambda instantiates, wired from the process environment. */
   public CatalogHandler() {
-    this(FromEnvironment.WIRING.function());
+    this(FromEnvironment.WIRING);
+  }
+
+  /** A handler wired from the given environment variables, as Lambda would from its own. */
+  public CatalogHandler(Map<String, String> environment) {
+    this(CatalogWiring.fromEnvironment(environment));
   }
 
   /** A handler serving every function group over an API: the local twin and tests. */
   public CatalogHandler(CatalogApi api) {
-    this(CatalogFunction.allGroups(api, "default"));
+    this.function = CatalogFunction.allGroups(api, "default");
+    this.wiring = null;
   }
 
-  CatalogHandler(CatalogFunction function) {
-    this.function = function;
+  private CatalogHandler(CatalogWiring wiring) {
+    this.function = wiring.function();
+    this.wiring = wiring;
+    Core.getGlobalContext().register(this);
   }
 
   @Override
@@ -44,5 +58,19 @@ public final class CatalogHandler implements RequestStreamHandler {
       throws IOException {
     HttpApiEvent event = JSON.readValue(input, HttpApiEvent.class);
     JSON.writeValue(output, function.handle(event, context));
+  }
+
+  @Override
+  public void beforeCheckpoint(org.crac.Context<? extends Resource> context) {
+    if (wiring != null) {
+      wiring.beforeCheckpoint();
+    }
+  }
+
+  @Override
+  public void afterRestore(org.crac.Context<? extends Resource> context) {
+    if (wiring != null) {
+      wiring.afterRestore();
+    }
   }
 }

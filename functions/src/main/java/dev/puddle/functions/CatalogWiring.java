@@ -10,10 +10,12 @@ import java.util.Set;
 
 /**
  * The parts of a catalog function built once per execution environment from its environment
- * variables: the function itself, and what its SnapStart hooks must reset (connections, cached
- * logins). Nothing here opens a connection or calls AWS: that happens on the first request.
+ * variables: the function itself, and what its SnapStart hooks prime and reset (connections,
+ * cached logins). Nothing here opens a connection or calls AWS: that happens on the first
+ * request.
  */
-record CatalogWiring(CatalogFunction function, Database database, DatabaseCredentials credentials) {
+record CatalogWiring(
+    CatalogFunction function, Priming priming, Database database, DatabaseCredentials credentials) {
   private static final Set<FunctionGroup> HTTP_GROUPS =
       EnumSet.of(FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN);
 
@@ -25,7 +27,8 @@ record CatalogWiring(CatalogFunction function, Database database, DatabaseCreden
           "The catalog handler serves the read, write, token and admin groups, not " + group);
     }
     DatabaseCredentials credentials = env.credentials();
-    Database database = env.database(credentials);
+    ConnectionGate gate = new ConnectionGate(env.connections(credentials));
+    Database database = new Database(gate, env.maxConnections());
     CatalogApi api =
         new CatalogApi(
             new CatalogApi.Settings(
@@ -42,6 +45,24 @@ record CatalogWiring(CatalogFunction function, Database database, DatabaseCreden
                 env.deadlineMargin(),
                 env.gzipMinBytes()),
             new RequestLog(env.metricsNamespace(), System.out));
-    return new CatalogWiring(function, database, credentials);
+    return new CatalogWiring(
+        function, new Priming(function, EnumSet.of(group), gate), database, credentials);
+  }
+
+  /** SnapStart, before the snapshot: prime, and hold no connection in it. */
+  String beforeCheckpoint() {
+    String primed = priming.run();
+    database.closeIdleConnections();
+    return primed;
+  }
+
+  /**
+   * SnapStart, after a restore: the snapshot's connections are dead and its cached logins and
+   * AWS credentials belong to another time, so drop them.
+   */
+  void afterRestore() {
+    database.closeIdleConnections();
+    credentials.forget();
+    function.restored();
   }
 }

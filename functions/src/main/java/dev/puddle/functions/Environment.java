@@ -52,16 +52,18 @@ final class Environment {
     return get("AWS_REGION", "us-east-1");
   }
 
-  /** The metastore: {@code PUDDLE_DB_MODE} picks how connections are made. */
-  Database database(DatabaseCredentials credentials) {
+  /** How metastore connections are made: {@code PUDDLE_DB_MODE}. */
+  Database.ConnectionFactory connections(DatabaseCredentials credentials) {
     String mode = get("PUDDLE_DB_MODE", "jdbc");
-    Database.ConnectionFactory connections =
-        switch (mode) {
-          case "jdbc" -> PostgresConnections.factory(required("PUDDLE_DB_URL"), credentials);
-          default ->
-              throw new IllegalStateException("PUDDLE_DB_MODE must be jdbc, not " + mode);
-        };
-    return new Database(connections, intValue("PUDDLE_DB_MAX_CONNECTIONS", 1));
+    return switch (mode) {
+      case "jdbc" -> PostgresConnections.factory(required("PUDDLE_DB_URL"), credentials);
+      default -> throw new IllegalStateException("PUDDLE_DB_MODE must be jdbc, not " + mode);
+    };
+  }
+
+  /** Connections kept per execution environment: one, as Lambda serves one request at a time. */
+  int maxConnections() {
+    return intValue("PUDDLE_DB_MAX_CONNECTIONS", 1);
   }
 
   /** Where the database login comes from: {@code PUDDLE_DB_AUTH}. */

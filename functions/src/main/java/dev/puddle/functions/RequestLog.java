@@ -45,6 +45,7 @@ final class RequestLog {
 
   private final String namespace;
   private final PrintStream out;
+  private volatile boolean muted;
 
   RequestLog(String namespace, PrintStream out) {
     this.namespace = namespace;
@@ -52,7 +53,18 @@ final class RequestLog {
   }
 
   void write(Entry entry) {
-    out.println(line(entry, System.currentTimeMillis()));
+    String line = line(entry, System.currentTimeMillis());
+    if (!muted) {
+      out.println(line);
+    }
+  }
+
+  /**
+   * While muted, lines are built but not written: priming's canned requests must not show up in
+   * the logs or count in the metrics.
+   */
+  void mute(boolean muted) {
+    this.muted = muted;
   }
 
   String line(Entry entry, long timestampMillis) {

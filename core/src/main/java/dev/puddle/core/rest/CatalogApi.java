@@ -75,10 +75,15 @@ public final class CatalogApi {
   public Response handle(Request request) {
     RequestScope scope = RequestScope.current();
     return scope.run(
-        () ->
-            idempotency != null && IdempotentRequests.applies(request)
+        () -> {
+          try {
+            return idempotency != null && IdempotentRequests.applies(request)
                 ? idempotency.handle(request, this::respond)
-                : respond(request));
+                : dispatch(request);
+          } catch (RuntimeException e) {
+            return ErrorMapper.toResponse(e);
+          }
+        });
   }
 
   private Response respond(Request request) {
