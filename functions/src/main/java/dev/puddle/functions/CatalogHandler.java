@@ -43,7 +43,7 @@ public final class CatalogHandler implements RequestStreamHandler, Resource {
 
   /** A handler serving every function group over an API: the local twin and tests. */
   public CatalogHandler(CatalogApi api) {
-    this.function = CatalogFunction.allGroups(api, "default");
+    this.function = CatalogFunction.allGroups(api, api.settings().realm());
     this.wiring = null;
   }
 

@@ -68,6 +68,10 @@ public final class CatalogApi {
                 new IdempotencyKeys(database));
   }
 
+  public Settings settings() {
+    return settings;
+  }
+
   /**
    * Serves a request, under the {@link RequestScope} bound by the caller (its deadline) or a new
    * one. A mutation carrying an {@code Idempotency-Key} takes effect at most once per key.
