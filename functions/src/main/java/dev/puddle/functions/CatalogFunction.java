@@ -16,11 +16,11 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A catalog function serving API Gateway events for the function groups it was deployed for.
- * A request for a route of another group is refused with 403: it reached this function only
- * through a misrouted integration, and this function's role does not carry that route's
- * permissions. Each request runs under a deadline: the function's remaining time, capped at API
- * Gateway's timeout, less a margin to roll back and answer.
+ * A catalog function serving API Gateway events for the function groups it was deployed for. A
+ * request for a route of another group is refused with 403: it reached this function only through a
+ * misrouted integration, and this function's role does not carry that route's permissions. Each
+ * request runs under a deadline: the function's remaining time, capped at API Gateway's timeout,
+ * less a margin to roll back and answer.
  */
 final class CatalogFunction {
   /** How the function is deployed. */
@@ -49,7 +49,8 @@ final class CatalogFunction {
     return new CatalogFunction(
         api,
         new Options(
-            EnumSet.of(FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN),
+            EnumSet.of(
+                FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN),
             realm,
             Duration.ofSeconds(30),
             Duration.ofSeconds(2),

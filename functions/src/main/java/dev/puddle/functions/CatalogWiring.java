@@ -10,9 +10,8 @@ import java.util.Set;
 
 /**
  * The parts of a catalog function built once per execution environment from its environment
- * variables: the function itself, and what its SnapStart hooks prime and reset (connections,
- * cached logins). Nothing here opens a connection or calls AWS: that happens on the first
- * request.
+ * variables: the function itself, and what its SnapStart hooks prime and reset (connections, cached
+ * logins). Nothing here opens a connection or calls AWS: that happens on the first request.
  */
 record CatalogWiring(
     CatalogFunction function, Priming priming, Database database, DatabaseCredentials credentials) {
@@ -57,8 +56,8 @@ record CatalogWiring(
   }
 
   /**
-   * SnapStart, after a restore: the snapshot's connections are dead and its cached logins and
-   * AWS credentials belong to another time, so drop them.
+   * SnapStart, after a restore: the snapshot's connections are dead and its cached logins and AWS
+   * credentials belong to another time, so drop them.
    */
   void afterRestore() {
     database.closeIdleConnections();

@@ -6,9 +6,9 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 
 /**
- * Keeps the metastore's connection factory shut while SnapStart priming runs, so that priming
- * opens no connection (and makes no network call): requests that need the metastore then fail
- * early, as they would with the database unreachable, having run everything before that.
+ * Keeps the metastore's connection factory shut while SnapStart priming runs, so that priming opens
+ * no connection (and makes no network call): requests that need the metastore then fail early, as
+ * they would with the database unreachable, having run everything before that.
  */
 final class ConnectionGate implements Database.ConnectionFactory {
   private final Database.ConnectionFactory factory;

@@ -10,8 +10,8 @@ import java.net.URI;
 import java.util.Map;
 
 /**
- * The answer to a CloudFormation custom resource request, PUT to the request's presigned
- * response URL. CloudFormation waits for it (up to an hour), so it is sent whatever happened.
+ * The answer to a CloudFormation custom resource request, PUT to the request's presigned response
+ * URL. CloudFormation waits for it (up to an hour), so it is sent whatever happened.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record CustomResourceResponse(
@@ -49,10 +49,13 @@ record CustomResourceResponse(
         null);
   }
 
-  /** PUTs this response to the URL; the URL is presigned without a content type, so none is sent. */
+  /**
+   * PUTs this response to the URL; the URL is presigned without a content type, so none is sent.
+   */
   void sendTo(String responseUrl) throws IOException {
     byte[] body = JSON.writeValueAsBytes(this);
-    HttpURLConnection connection = (HttpURLConnection) URI.create(responseUrl).toURL().openConnection();
+    HttpURLConnection connection =
+        (HttpURLConnection) URI.create(responseUrl).toURL().openConnection();
     try {
       connection.setRequestMethod("PUT");
       connection.setDoOutput(true);

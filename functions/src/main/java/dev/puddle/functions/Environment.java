@@ -19,8 +19,8 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
  * Reads the settings of an execution environment from its environment variables, once. Every
- * variable is documented in the README's configuration table; a missing or malformed one stops
- * the function at init, with its name in the message, rather than failing requests later.
+ * variable is documented in the README's configuration table; a missing or malformed one stops the
+ * function at init, with its name in the message, rather than failing requests later.
  */
 final class Environment {
   private final Map<String, String> env;
@@ -36,7 +36,8 @@ final class Environment {
       return FunctionGroup.valueOf(value.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException(
-          "PUDDLE_FUNCTION_GROUP must be one of read, write, token, admin, purge, migrate: " + value);
+          "PUDDLE_FUNCTION_GROUP must be one of read, write, token, admin, purge, migrate: "
+              + value);
     }
   }
 

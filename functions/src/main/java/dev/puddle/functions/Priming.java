@@ -14,14 +14,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
 /**
- * SnapStart priming, run in {@code beforeCheckpoint}: afterwards the snapshot holds what the
- * first request after a restore would otherwise load and initialize. It makes no network call
- * and writes nothing:
+ * SnapStart priming, run in {@code beforeCheckpoint}: afterwards the snapshot holds what the first
+ * request after a restore would otherwise load and initialize. It makes no network call and writes
+ * nothing:
  *
  * <ol>
  *   <li>loads (without initializing) the classes listed in {@code priming-classes.txt}: those a
- *       reference workload of real requests loads, connection set-up and S3 writes included,
- *       which no request can reach without the network;
+ *       reference workload of real requests loads, connection set-up and S3 writes included, which
+ *       no request can reach without the network;
  *   <li>sends the sample event of every route of the function's groups through the real handler,
  *       with the metastore's connection factory shut, so each runs its event parsing, routing,
  *       idempotency and error paths and fails where it would first need the database; their log
@@ -67,7 +67,8 @@ final class Priming {
   }
 
   private boolean replay(Route route) {
-    try (InputStream in = Priming.class.getResourceAsStream(EVENTS + route.operationId() + ".json")) {
+    try (InputStream in =
+        Priming.class.getResourceAsStream(EVENTS + route.operationId() + ".json")) {
       if (in == null) {
         return false;
       }

@@ -10,11 +10,11 @@ import java.io.PrintStream;
 import java.util.List;
 
 /**
- * One JSON line per request on standard output, which Lambda sends to CloudWatch Logs. The line
- * is also in CloudWatch Embedded Metric Format: CloudWatch turns its {@code _aws} section into
- * metrics per operation (requests, errors, latency, commit retries and conflicts, database time)
- * without any API call, and keeps the other fields searchable in Logs Insights. It names the
- * request, never its content: no headers, bodies or credentials.
+ * One JSON line per request on standard output, which Lambda sends to CloudWatch Logs. The line is
+ * also in CloudWatch Embedded Metric Format: CloudWatch turns its {@code _aws} section into metrics
+ * per operation (requests, errors, latency, commit retries and conflicts, database time) without
+ * any API call, and keeps the other fields searchable in Logs Insights. It names the request, never
+ * its content: no headers, bodies or credentials.
  */
 final class RequestLog {
   /** What one request did. */
@@ -60,8 +60,8 @@ final class RequestLog {
   }
 
   /**
-   * While muted, lines are built but not written: priming's canned requests must not show up in
-   * the logs or count in the metrics.
+   * While muted, lines are built but not written: priming's canned requests must not show up in the
+   * logs or count in the metrics.
    */
   void mute(boolean muted) {
     this.muted = muted;

@@ -14,10 +14,10 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * Turns a core response into the response API Gateway expects, within Lambda's 6 MB limit for
- * synchronous responses: bodies from {@code minBytes} up are gzipped when the client accepts it
- * and travel base64-encoded ({@code isBase64Encoded}), so a table with 20 MB of metadata JSON
- * still loads. A response that does not fit even so is replaced by a 500 that says why, instead
- * of Lambda failing the invocation.
+ * synchronous responses: bodies from {@code minBytes} up are gzipped when the client accepts it and
+ * travel base64-encoded ({@code isBase64Encoded}), so a table with 20 MB of metadata JSON still
+ * loads. A response that does not fit even so is replaced by a 500 that says why, instead of Lambda
+ * failing the invocation.
  */
 final class ResponseEncoding {
   /** Lambda's synchronous response limit, less room for the envelope and headers. */

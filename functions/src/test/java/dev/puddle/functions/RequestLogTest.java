@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Protects the request log line: one JSON line per request, in CloudWatch Embedded Metric Format
- * (metrics per operation), with what happened and never what was sent: no header values, no
- * body, no credentials. The metastore here is unreachable, so no service is needed.
+ * (metrics per operation), with what happened and never what was sent: no header values, no body,
+ * no credentials. The metastore here is unreachable, so no service is needed.
  */
 class RequestLogTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -49,7 +49,11 @@ class RequestLogTest {
         new CatalogFunction(
             api,
             new CatalogFunction.Options(
-                EnumSet.of(FunctionGroup.READ), "acme", Duration.ofSeconds(30), Duration.ofSeconds(2), 1024),
+                EnumSet.of(FunctionGroup.READ),
+                "acme",
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(2),
+                1024),
             new RequestLog("PuddleTest", new PrintStream(out, true, StandardCharsets.UTF_8)));
   }
 
@@ -99,7 +103,12 @@ class RequestLogTest {
     directive.get("Metrics").forEach(metric -> metrics.add(metric.get("Name").asText()));
     assertThat(metrics)
         .containsExactly(
-            "Requests", "Errors", "ClientErrors", "Latency", "DatabaseTime", "CommitRetries",
+            "Requests",
+            "Errors",
+            "ClientErrors",
+            "Latency",
+            "DatabaseTime",
+            "CommitRetries",
             "CommitConflicts");
     metrics.forEach(name -> assertThat(unavailable.has(name)).as(name).isTrue());
 

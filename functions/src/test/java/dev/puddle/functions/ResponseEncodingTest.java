@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Protects what API Gateway receives from the function: HEAD answers carry no body, large bodies
- * are gzipped (base64, {@code isBase64Encoded}) only for clients that accept gzip, and nothing
- * over Lambda's 6 MB limit is ever returned.
+ * are gzipped (base64, {@code isBase64Encoded}) only for clients that accept gzip, and nothing over
+ * Lambda's 6 MB limit is ever returned.
  */
 class ResponseEncodingTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -48,7 +48,8 @@ class ResponseEncodingTest {
     String body = "{\"properties\":{\"k\":\"" + "v".repeat(10_000) + "\"}}";
 
     HttpApiResponse response =
-        encoding.encode("GET", "gzip, x-gzip, deflate", Response.json(200, body).withHeader("etag", "\"e\""));
+        encoding.encode(
+            "GET", "gzip, x-gzip, deflate", Response.json(200, body).withHeader("etag", "\"e\""));
 
     assertThat(response.isBase64Encoded()).isTrue();
     assertThat(response.headers())

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Lambda returns at most 6 MB from a synchronous invocation, but a table's metadata JSON can be
- * far larger: a table with 20 MB of metadata (thousands of snapshots with long summaries) still registers and
- * loads, through the handler and through Iceberg's own client over the local twin, because the
- * response is gzipped for clients that accept it.
+ * Lambda returns at most 6 MB from a synchronous invocation, but a table's metadata JSON can be far
+ * larger: a table with 20 MB of metadata (thousands of snapshots with long summaries) still
+ * registers and loads, through the handler and through Iceberg's own client over the local twin,
+ * because the response is gzipped for clients that accept it.
  */
 class BigMetadataTest {
   private static final int SNAPSHOTS = 12_000;
@@ -52,7 +52,10 @@ class BigMetadataTest {
         Invocations.invoke(
             handler,
             Invocations.event(
-                Route.CREATE_NAMESPACE, Map.of("prefix", warehouse), "{\"namespace\":[\"big\"]}", Map.of()),
+                Route.CREATE_NAMESPACE,
+                Map.of("prefix", warehouse),
+                "{\"namespace\":[\"big\"]}",
+                Map.of()),
             null),
         200);
   }
@@ -131,7 +134,8 @@ class BigMetadataTest {
         .append(",\"last-column-id\":2,\"current-schema-id\":0,\"schemas\":[{\"type\":\"struct\",")
         .append("\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,")
         .append("\"type\":\"long\"},{\"id\":2,\"name\":\"payload\",\"required\":false,")
-        .append("\"type\":\"string\"}]}],\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,")
+        .append(
+            "\"type\":\"string\"}]}],\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,")
         .append("\"fields\":[]}],\"last-partition-id\":999,\"default-sort-order-id\":0,")
         .append("\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":{},")
         .append("\"current-snapshot-id\":")

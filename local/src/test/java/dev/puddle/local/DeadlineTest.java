@@ -26,11 +26,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A commit that cannot finish before the function's deadline answers 503 in time, instead of
- * being cut off by Lambda or API Gateway in an unknown state, and never lands afterwards. The
- * table's row is locked by another connection, so the commit's compare-and-swap (single-table
- * commit) or its {@code SELECT … FOR UPDATE} (multi-table transaction) waits until the
- * transaction's statement timeout, set from the deadline, cancels it on the server.
+ * A commit that cannot finish before the function's deadline answers 503 in time, instead of being
+ * cut off by Lambda or API Gateway in an unknown state, and never lands afterwards. The table's row
+ * is locked by another connection, so the commit's compare-and-swap (single-table commit) or its
+ * {@code SELECT … FOR UPDATE} (multi-table transaction) waits until the transaction's statement
+ * timeout, set from the deadline, cancels it on the server.
  */
 class DeadlineTest {
   /** What the function has left when invoked; the handler keeps a 2 s margin of it. */
@@ -116,8 +116,7 @@ class DeadlineTest {
 
   /** Another connection's transaction holding the table's row lock. */
   private static Connection lockRow(String metadataLocation) throws SQLException {
-    Connection holder =
-        PostgresConnections.factory(TestTwin.get().jdbcUrl(), null, null).open();
+    Connection holder = PostgresConnections.factory(TestTwin.get().jdbcUrl(), null, null).open();
     holder.setAutoCommit(false);
     try (PreparedStatement statement =
         holder.prepareStatement(

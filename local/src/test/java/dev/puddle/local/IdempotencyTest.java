@@ -18,9 +18,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Iceberg REST {@code Idempotency-Key}: a mutation takes effect at most once per key, and
- * any function instance replays its first response, because keys live in PostgreSQL. Each test
- * talks to two handlers with their own metastore connections, as two Lambda instances would.
+ * The Iceberg REST {@code Idempotency-Key}: a mutation takes effect at most once per key, and any
+ * function instance replays its first response, because keys live in PostgreSQL. Each test talks to
+ * two handlers with their own metastore connections, as two Lambda instances would.
  */
 class IdempotencyTest {
   private Database firstDatabase;
@@ -50,9 +50,7 @@ class IdempotencyTest {
   void theLifetimeIsAdvertisedInConfig() {
     Invocations.Answer config =
         Invocations.invoke(
-            first,
-            Invocations.event(Route.GET_CONFIG, Map.of(), null, Map.of()),
-            null);
+            first, Invocations.event(Route.GET_CONFIG, Map.of(), null, Map.of()), null);
 
     assertThat(config.json().get("idempotency-key-lifetime").asText()).isEqualTo("PT30M");
   }
@@ -118,7 +116,8 @@ class IdempotencyTest {
       failed =
           Invocations.invoke(
               first,
-              Invocations.event(Route.UPDATE_TABLE, path(table()), setProperty("v1"), keyHeader(key)),
+              Invocations.event(
+                  Route.UPDATE_TABLE, path(table()), setProperty("v1"), keyHeader(key)),
               new LocalContext("short", 3_000));
       holder.rollback();
     }
@@ -141,7 +140,9 @@ class IdempotencyTest {
     // as if the function died between committing and storing its response
     admin(
         "UPDATE idempotency_key SET status = NULL, lease_until = now() - interval '1 second'"
-            + " WHERE key = '" + key + "'");
+            + " WHERE key = '"
+            + key
+            + "'");
 
     Invocations.Answer retried = send(second, Route.UPDATE_TABLE, table(), setProperty("v1"), key);
 
@@ -194,7 +195,9 @@ class IdempotencyTest {
 
   private static String setProperty(String value) {
     return "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\","
-        + "\"updates\":{\"k\":\"" + value + "\"}}]}";
+        + "\"updates\":{\"k\":\""
+        + value
+        + "\"}}]}";
   }
 
   private static void expect(Invocations.Answer answer, int status) {
@@ -257,6 +260,8 @@ class IdempotencyTest {
   private CatalogHandler handler(Database database) {
     return new CatalogHandler(
         new CatalogApi(
-            new CatalogApi.Settings(LocalTwin.REALM, warehouse), database, TestTwin.get().storage()));
+            new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+            database,
+            TestTwin.get().storage()));
   }
 }

@@ -73,7 +73,8 @@ final class Invocations {
   static Answer invoke(RequestStreamHandler handler, HttpApiEvent event, Context context) {
     try {
       ByteArrayOutputStream output = new ByteArrayOutputStream();
-      handler.handleRequest(new ByteArrayInputStream(JSON.writeValueAsBytes(event)), output, context);
+      handler.handleRequest(
+          new ByteArrayInputStream(JSON.writeValueAsBytes(event)), output, context);
       JsonNode response = JSON.readTree(output.toByteArray());
       Map<String, String> headers = new HashMap<>();
       response

@@ -11,10 +11,10 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A fresh copy of the function's code and libraries in this JVM, as a new execution environment
- * has it: every class outside the JDK is loaded anew, and counted. Only the Lambda runtime's
- * interfaces and {@code org.crac} come from the test's class path, as the Lambda runtime provides
- * them, so the test can call the handler and its hooks directly.
+ * A fresh copy of the function's code and libraries in this JVM, as a new execution environment has
+ * it: every class outside the JDK is loaded anew, and counted. Only the Lambda runtime's interfaces
+ * and {@code org.crac} come from the test's class path, as the Lambda runtime provides them, so the
+ * test can call the handler and its hooks directly.
  */
 final class IsolatedRuntime extends URLClassLoader {
   private static final List<String> SHARED =

@@ -25,10 +25,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A function keeps one metastore connection between requests. When the database drops it while
- * the function is idle (failover, proxy timeout, {@code pg_terminate_backend}), the next request
- * still succeeds: the broken connection is replaced before any work runs on it. Work that already
- * ran inside a transaction is never run again: its failure is reported, nothing is committed.
+ * A function keeps one metastore connection between requests. When the database drops it while the
+ * function is idle (failover, proxy timeout, {@code pg_terminate_backend}), the next request still
+ * succeeds: the broken connection is replaced before any work runs on it. Work that already ran
+ * inside a transaction is never run again: its failure is reported, nothing is committed.
  */
 class MetastoreConnectionTest {
   private Database database;
@@ -68,7 +68,8 @@ class MetastoreConnectionTest {
       TableIdentifier id = TableIdentifier.of(Namespace.of("sales"), "orders");
       client.createNamespace(id.namespace());
       Table table =
-          client.createTable(id, new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
+          client.createTable(
+              id, new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
 
       int first = terminateBackend();
       assertThat(client.loadTable(id).properties()).doesNotContainKey("k");
@@ -191,7 +192,8 @@ class MetastoreConnectionTest {
         .read(
             connection -> {
               try (var statement =
-                  connection.prepareStatement("SELECT count(*) FROM connection_test WHERE id = ?")) {
+                  connection.prepareStatement(
+                      "SELECT count(*) FROM connection_test WHERE id = ?")) {
                 statement.setString(1, id);
                 try (ResultSet rs = statement.executeQuery()) {
                   rs.next();

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The migration function behind the CloudFormation custom resource: the sample event from
- * {@code events/custom-resource/} goes through the real handler against a new database of the
- * twin's PostgreSQL, and the answer CloudFormation gets is PUT to a loopback response URL.
+ * The migration function behind the CloudFormation custom resource: the sample event from {@code
+ * events/custom-resource/} goes through the real handler against a new database of the twin's
+ * PostgreSQL, and the answer CloudFormation gets is PUT to a loopback response URL.
  */
 class MigrationHandlerTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -92,7 +92,9 @@ class MigrationHandlerTest {
     event.put("RequestType", requestType);
     event.put(
         "ResponseURL",
-        "http://127.0.0.1:" + cloudFormation.getAddress().getPort() + "/cfn-response?X-Amz-Signature=abc");
+        "http://127.0.0.1:"
+            + cloudFormation.getAddress().getPort()
+            + "/cfn-response?X-Amz-Signature=abc");
     if (!requestType.equals("Create")) {
       event.put("PhysicalResourceId", "puddle-metastore-schema");
     }

@@ -29,9 +29,9 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
  * The metastore login from Secrets Manager, through the real SDK client talking to a loopback
- * endpoint that speaks Secrets Manager's JSON protocol: fetched once and cached, fetched again
- * when PostgreSQL refuses it, so that an alternating-users rotation (the secret moves from one
- * user to the other, the old one stops logging in) needs no redeploy.
+ * endpoint that speaks Secrets Manager's JSON protocol: fetched once and cached, fetched again when
+ * PostgreSQL refuses it, so that an alternating-users rotation (the secret moves from one user to
+ * the other, the old one stops logging in) needs no redeploy.
  */
 class SecretsManagerLoginTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -45,8 +45,13 @@ class SecretsManagerLoginTest {
   @BeforeEach
   void setUp() throws IOException {
     for (String role : new String[] {"puddle_blue", "puddle_green"}) {
-      admin("DO $$ BEGIN CREATE ROLE " + role + " LOGIN; EXCEPTION WHEN duplicate_object THEN"
-          + " ALTER ROLE " + role + " LOGIN; END $$");
+      admin(
+          "DO $$ BEGIN CREATE ROLE "
+              + role
+              + " LOGIN; EXCEPTION WHEN duplicate_object THEN"
+              + " ALTER ROLE "
+              + role
+              + " LOGIN; END $$");
     }
     secretsManager =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
@@ -61,8 +66,15 @@ class SecretsManagerLoginTest {
                 JSON.writeValueAsString(Map.of("username", user.get(), "password", "unused"));
             body =
                 JSON.writeValueAsBytes(
-                    Map.of("ARN", SECRET_ARN, "Name", "puddle-db", "SecretString", secret,
-                        "VersionId", "v" + fetches.get()));
+                    Map.of(
+                        "ARN",
+                        SECRET_ARN,
+                        "Name",
+                        "puddle-db",
+                        "SecretString",
+                        secret,
+                        "VersionId",
+                        "v" + fetches.get()));
             exchange.sendResponseHeaders(200, body.length);
           } else {
             body = "{\"__type\":\"InvalidRequestException\"}".getBytes(StandardCharsets.UTF_8);

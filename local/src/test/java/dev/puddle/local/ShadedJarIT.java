@@ -31,11 +31,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shaded Lambda artifact ({@code functions/target/puddle-functions.jar}) on its own: it is
- * under 30 MB, holds no Netty or Apache HTTP client (only httpcore5, whose {@code Method}
- * Iceberg's {@code Endpoint} needs), and each handler class, started in a JVM of its own from
- * environment variables with nothing else on the class path, serves its events
- * against the twin's PostgreSQL and S3. Prints the jar's size and each handler's init time (class
- * load to ready, in that JVM). Runs in the integration-test phase, after the jar is built.
+ * under 30 MB, holds no Netty or Apache HTTP client (only httpcore5, whose {@code Method} Iceberg's
+ * {@code Endpoint} needs), and each handler class, started in a JVM of its own from environment
+ * variables with nothing else on the class path, serves its events against the twin's PostgreSQL
+ * and S3. Prints the jar's size and each handler's init time (class load to ready, in that JVM).
+ * Runs in the integration-test phase, after the jar is built.
  */
 class ShadedJarIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -193,7 +193,8 @@ class ShadedJarIT {
   /** This class's own directory of compiled test classes, for the runner. */
   private static String testClasses() {
     try {
-      return Path.of(ShadedJarRunner.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+      return Path.of(
+              ShadedJarRunner.class.getProtectionDomain().getCodeSource().getLocation().toURI())
           .toString();
     } catch (java.net.URISyntaxException e) {
       throw new IllegalStateException(e);

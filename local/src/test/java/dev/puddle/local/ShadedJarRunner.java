@@ -15,8 +15,8 @@ import java.util.Locale;
 /**
  * Runs a handler class from the shaded Lambda artifact in a JVM of its own, as the Lambda runtime
  * would: instantiated once from the environment variables, then invoked with each event file.
- * Prints {@code init <ms>}, then one {@code response <ms> <json>} line per event. Only the JDK
- * and the artifact are on its class path besides this class.
+ * Prints {@code init <ms>}, then one {@code response <ms> <json>} line per event. Only the JDK and
+ * the artifact are on its class path besides this class.
  */
 public final class ShadedJarRunner {
   private ShadedJarRunner() {}

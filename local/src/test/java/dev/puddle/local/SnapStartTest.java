@@ -58,7 +58,9 @@ class SnapStartTest {
     warehouse = TestTwin.newWarehouse("snapstart");
     RequestStreamHandler setup = handler(IsolatedRuntime.ofClassPath(), "write");
     expect(invoke(setup, Route.CREATE_NAMESPACE, Map.of(), "{\"namespace\":[\"sales\"]}"), 200);
-    expect(invoke(setup, Route.CREATE_TABLE, Map.of("namespace", "sales"), createTable("orders")), 200);
+    expect(
+        invoke(setup, Route.CREATE_TABLE, Map.of("namespace", "sales"), createTable("orders")),
+        200);
   }
 
   @Test
@@ -73,8 +75,9 @@ class SnapStartTest {
     report("primed", primed);
     System.out.printf(
         Locale.ROOT,
-        "[snapstart] first loadTable / warm: primed %.1fx, unprimed %.1fx (primed / unprimed %.2f)%n"
-            + "[snapstart] first commit / warm:    primed %.1fx, unprimed %.1fx (primed / unprimed %.2f)%n",
+        "[snapstart] first loadTable / warm: primed %.1fx, unprimed %.1fx (primed / unprimed"
+            + " %.2f)%n[snapstart] first commit / warm:    primed %.1fx, unprimed %.1fx (primed /"
+            + " unprimed %.2f)%n",
         primed.firstLoad().millis() / primed.warmLoadMillis(),
         unprimed.firstLoad().millis() / unprimed.warmLoadMillis(),
         primed.firstLoad().millis() / unprimed.firstLoad().millis(),
@@ -146,8 +149,8 @@ class SnapStartTest {
   }
 
   /**
-   * The class list priming loads: everything a fresh runtime loads while it serves a broad
-   * workload of real requests, connection set-up and S3 writes included.
+   * The class list priming loads: everything a fresh runtime loads while it serves a broad workload
+   * of real requests, connection set-up and S3 writes included.
    */
   private static void writeClassList() throws IOException {
     IsolatedRuntime runtime = IsolatedRuntime.ofClassPath();
@@ -165,13 +168,26 @@ class SnapStartTest {
     invoke(read, Route.TABLE_EXISTS, t, null);
     invoke(read, Route.LOAD_TABLE, t, null);
     invoke(write, Route.UPDATE_TABLE, t, setProperty("v"));
-    invoke(write, Route.COMMIT_TRANSACTION, Map.of(),
-        "{\"table-changes\":[{\"identifier\":{\"namespace\":[\"sales\"],\"name\":\"" + table
-            + "\"}," + setProperty("w").substring(1) + "]}");
+    invoke(
+        write,
+        Route.COMMIT_TRANSACTION,
+        Map.of(),
+        "{\"table-changes\":[{\"identifier\":{\"namespace\":[\"sales\"],\"name\":\""
+            + table
+            + "\"},"
+            + setProperty("w").substring(1)
+            + "]}");
     invoke(write, Route.UPDATE_NAMESPACE_PROPERTIES, ns, "{\"updates\":{\"k\":\"v\"}}");
-    invoke(write, Route.RENAME_TABLE, Map.of(),
-        "{\"source\":{\"namespace\":[\"sales\"],\"name\":\"" + table + "\"},"
-            + "\"destination\":{\"namespace\":[\"sales\"],\"name\":\"" + table + "_2\"}}");
+    invoke(
+        write,
+        Route.RENAME_TABLE,
+        Map.of(),
+        "{\"source\":{\"namespace\":[\"sales\"],\"name\":\""
+            + table
+            + "\"},"
+            + "\"destination\":{\"namespace\":[\"sales\"],\"name\":\""
+            + table
+            + "_2\"}}");
     invoke(write, Route.DROP_TABLE, Map.of("namespace", "sales", "table", table + "_2"), null);
     load(read);
     commit(write);
@@ -247,13 +263,17 @@ class SnapStartTest {
   }
 
   private static String createTable(String name) {
-    return "{\"name\":\"" + name + "\",\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":"
+    return "{\"name\":\""
+        + name
+        + "\",\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":"
         + "[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}}";
   }
 
   private static String setProperty(String value) {
     return "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\","
-        + "\"updates\":{\"k\":\"" + value + "\"}}]}";
+        + "\"updates\":{\"k\":\""
+        + value
+        + "\"}}]}";
   }
 
   private static Invocations.Answer expect(Invocations.Answer answer, int status) {

@@ -3,8 +3,8 @@ package dev.puddle.core.api;
 import java.time.Duration;
 
 /**
- * The moment by which a request must be answered. Work that cannot finish by then is abandoned
- * with a 503 rather than being cut off by the platform in the middle of a commit.
+ * The moment by which a request must be answered. Work that cannot finish by then is abandoned with
+ * a 503 rather than being cut off by the platform in the middle of a commit.
  */
 public final class Deadline {
   private static final Deadline NONE = new Deadline(0, true);

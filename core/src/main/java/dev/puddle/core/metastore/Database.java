@@ -17,18 +17,18 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
  * Connections to the metastore. Connections carry no session state (no {@code SET}, no session
  * advisory locks, no temporary tables), so a proxy in front of PostgreSQL never pins them.
  *
- * <p>A Lambda execution environment serves one request at a time and keeps one connection,
- * opened lazily; the local server keeps a few. A connection that failed is discarded and the next
- * request opens a new one. A kept connection that turns out to be broken (the server restarted,
- * the proxy dropped it while the function was idle) is replaced before any of the work ran, so
- * the request does not fail because of it; work that already ran is never run again.
+ * <p>A Lambda execution environment serves one request at a time and keeps one connection, opened
+ * lazily; the local server keeps a few. A connection that failed is discarded and the next request
+ * opens a new one. A kept connection that turns out to be broken (the server restarted, the proxy
+ * dropped it while the function was idle) is replaced before any of the work ran, so the request
+ * does not fail because of it; work that already ran is never run again.
  *
  * <p>The deadline of the request being served ({@link RequestScope}) bounds everything: each
- * transaction starts with {@code SET LOCAL statement_timeout} (transaction-scoped, so nothing
- * stays on the connection), the socket read timeout backs that up, and a transaction whose
- * deadline passes before {@code COMMIT} is rolled back. Failures are reported precisely: a
- * {@link ServiceUnavailableException} means nothing was committed; a {@link
- * CommitStateUnknownException} means the connection failed while {@code COMMIT} was on its way.
+ * transaction starts with {@code SET LOCAL statement_timeout} (transaction-scoped, so nothing stays
+ * on the connection), the socket read timeout backs that up, and a transaction whose deadline
+ * passes before {@code COMMIT} is rolled back. Failures are reported precisely: a {@link
+ * ServiceUnavailableException} means nothing was committed; a {@link CommitStateUnknownException}
+ * means the connection failed while {@code COMMIT} was on its way.
  */
 public final class Database implements AutoCloseable {
 
@@ -68,8 +68,10 @@ public final class Database implements AutoCloseable {
   }
 
   private static final long ACQUIRE_TIMEOUT_MILLIS = 25_000;
+
   /** How long past the statement timeout the socket waits before giving up on the server. */
   private static final int NETWORK_GRACE_MILLIS = 500;
+
   private static final Executor DIRECT = Runnable::run;
 
   private final ConnectionFactory factory;
@@ -82,8 +84,8 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * Runs read-only work in autocommit mode. If the kept connection turns out to be broken, the
-   * work runs once more on a new connection: reading twice is harmless.
+   * Runs read-only work in autocommit mode. If the kept connection turns out to be broken, the work
+   * runs once more on a new connection: reading twice is harmless.
    */
   public <T> T read(Work<T> work) {
     return run(work, Mode.READ);
@@ -230,7 +232,8 @@ public final class Database implements AutoCloseable {
       return new Lease(factory.open(), false);
     } catch (SQLException e) {
       permits.release();
-      throw new ServiceUnavailableException(e, "Cannot connect to the metastore: %s", e.getMessage());
+      throw new ServiceUnavailableException(
+          e, "Cannot connect to the metastore: %s", e.getMessage());
     } catch (RuntimeException e) {
       permits.release();
       throw e;

@@ -1,10 +1,10 @@
 package dev.puddle.core.metastore;
 
 /**
- * Where new metastore connections get their user name and password. Sources that fetch or
- * compute them (Secrets Manager, RDS IAM auth tokens) cache them per execution environment, fetch
- * them again when the database refuses them (a rotated secret, an expired token) and forget them
- * when a SnapStart snapshot is restored.
+ * Where new metastore connections get their user name and password. Sources that fetch or compute
+ * them (Secrets Manager, RDS IAM auth tokens) cache them per execution environment, fetch them
+ * again when the database refuses them (a rotated secret, an expired token) and forget them when a
+ * SnapStart snapshot is restored.
  */
 public interface DatabaseCredentials {
   /** A user name and its password (or token). */

@@ -13,9 +13,9 @@ import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
  * RDS IAM database authentication: the password is a token, a SigV4-presigned {@code
  * rds-db:connect} request for the user, valid 15 minutes, exactly as {@code aws rds
  * generate-db-auth-token} makes it. Signing is local (no network); the function's credentials come
- * from the provider, built on first use and dropped by {@link #forget()}. A token is reused for
- * ten minutes and made anew when the database refuses it. Connections must use TLS
- * ({@code sslmode=require} or stricter in the JDBC URL).
+ * from the provider, built on first use and dropped by {@link #forget()}. A token is reused for ten
+ * minutes and made anew when the database refuses it. Connections must use TLS ({@code
+ * sslmode=require} or stricter in the JDBC URL).
  */
 public final class IamAuthCredentials implements DatabaseCredentials {
   static final Duration TOKEN_LIFETIME = Duration.ofMinutes(15);
@@ -31,7 +31,11 @@ public final class IamAuthCredentials implements DatabaseCredentials {
   private long cachedAtNanos;
 
   public IamAuthCredentials(
-      String host, int port, String user, String region, Supplier<AwsCredentialsProvider> providers) {
+      String host,
+      int port,
+      String user,
+      String region,
+      Supplier<AwsCredentialsProvider> providers) {
     this.host = host;
     this.port = port;
     this.user = user;

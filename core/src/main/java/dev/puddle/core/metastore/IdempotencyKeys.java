@@ -11,10 +11,10 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
 
 /**
  * Idempotency keys in PostgreSQL. A request claims its key for one attempt, with a lease; each
- * transaction of the attempt that changes something records, in the same transaction, that the
- * key took effect ({@link #markApplied}); the attempt then stores its final response. A key whose
- * lease ran out before anything was applied can be claimed again; one older than its lifetime
- * counts as new. Claims also delete a few long-expired keys, so the table stays small.
+ * transaction of the attempt that changes something records, in the same transaction, that the key
+ * took effect ({@link #markApplied}); the attempt then stores its final response. A key whose lease
+ * ran out before anything was applied can be claimed again; one older than its lifetime counts as
+ * new. Claims also delete a few long-expired keys, so the table stays small.
  */
 public final class IdempotencyKeys {
   /** A key's row as another attempt left it. */
@@ -55,7 +55,8 @@ public final class IdempotencyKeys {
                       + " SELECT ctid FROM idempotency_key"
                       + " WHERE created_at < now() - make_interval(secs => ?) - interval '1 hour'"
                       + " AND NOT (realm_id = ? AND key = ?)"
-                      + " ORDER BY created_at LIMIT " + CLEANUP_BATCH
+                      + " ORDER BY created_at LIMIT "
+                      + CLEANUP_BATCH
                       + " FOR UPDATE SKIP LOCKED)))"
                       + " INSERT INTO idempotency_key AS k"
                       + " (realm_id, key, request_hash, operation, attempt, lease_until)"
@@ -119,9 +120,9 @@ public final class IdempotencyKeys {
   }
 
   /**
-   * Inside a transaction of the attempt, just before it commits: records that the key took
-   * effect if the transaction changed anything (it has a transaction id). If another attempt has
-   * taken the key over meanwhile, the transaction must not commit: this throws.
+   * Inside a transaction of the attempt, just before it commits: records that the key took effect
+   * if the transaction changed anything (it has a transaction id). If another attempt has taken the
+   * key over meanwhile, the transaction must not commit: this throws.
    */
   public static void markApplied(Connection connection, String realm, UUID key, UUID attempt)
       throws SQLException {

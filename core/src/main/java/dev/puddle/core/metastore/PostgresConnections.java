@@ -6,10 +6,10 @@ import java.util.Properties;
 import org.postgresql.Driver;
 
 /**
- * Opens PostgreSQL connections that keep no session state, so RDS Proxy can multiplex them:
- * no server-side prepared statements ({@code prepareThreshold=0}), nothing set on the session.
- * A login the server refuses (SQLSTATE class 28: a rotated secret, an expired IAM token) is
- * fetched again once before giving up.
+ * Opens PostgreSQL connections that keep no session state, so RDS Proxy can multiplex them: no
+ * server-side prepared statements ({@code prepareThreshold=0}), nothing set on the session. A login
+ * the server refuses (SQLSTATE class 28: a rotated secret, an expired IAM token) is fetched again
+ * once before giving up.
  */
 public final class PostgresConnections {
   // the driver directly: DriverManager would scan the class path for drivers on a cold start

@@ -8,12 +8,12 @@ import java.util.function.Supplier;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
- * The login in a Secrets Manager secret, as RDS and its rotation functions keep it: a JSON
- * object with {@code username} and {@code password}. Fetched on the first connection, not at
- * start, cached per execution environment, and fetched again when the database refuses it, so
- * that a rotation (of the password, or of the user with alternating-users rotation) needs no
- * redeploy. The client is built on first use and dropped by {@link #forget()}, together with the
- * function credentials it cached.
+ * The login in a Secrets Manager secret, as RDS and its rotation functions keep it: a JSON object
+ * with {@code username} and {@code password}. Fetched on the first connection, not at start, cached
+ * per execution environment, and fetched again when the database refuses it, so that a rotation (of
+ * the password, or of the user with alternating-users rotation) needs no redeploy. The client is
+ * built on first use and dropped by {@link #forget()}, together with the function credentials it
+ * cached.
  */
 public final class SecretsManagerCredentials implements DatabaseCredentials {
   private static final ObjectMapper JSON = new ObjectMapper();

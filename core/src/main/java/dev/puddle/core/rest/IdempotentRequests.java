@@ -30,19 +30,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The {@code Idempotency-Key} header of the Iceberg REST specification: a mutation carrying a key
- * takes effect at most once per key within the advertised lifetime, on whichever function
- * instance it lands. A retry of a finished request gets the first response replayed (2xx and
- * deterministic 4xx are final; 5xx are not, so a retry runs again if nothing was applied). The
- * same key with a different request is refused with 422; a retry while the first attempt still
- * runs gets 503, and tries again later.
+ * takes effect at most once per key within the advertised lifetime, on whichever function instance
+ * it lands. A retry of a finished request gets the first response replayed (2xx and deterministic
+ * 4xx are final; 5xx are not, so a retry runs again if nothing was applied). The same key with a
+ * different request is refused with 422; a retry while the first attempt still runs gets 503, and
+ * tries again later.
  */
 final class IdempotentRequests {
   private static final Logger LOG = LoggerFactory.getLogger(IdempotentRequests.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String HEADER = "idempotency-key";
+
   /** How long past the request's deadline its claim lasts, in case it is slow to let go. */
   private static final Duration LEASE_GRACE = Duration.ofSeconds(5);
+
   private static final Duration LEASE_WITHOUT_DEADLINE = Duration.ofMinutes(1);
+
   /** Time to record a request's outcome, taken from the margin its deadline keeps back. */
   private static final Duration RECORDING_TIME = Duration.ofSeconds(1);
 

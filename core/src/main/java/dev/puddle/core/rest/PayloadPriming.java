@@ -26,10 +26,10 @@ import org.apache.iceberg.rest.responses.LoadTableResponse;
 import org.apache.iceberg.types.Types;
 
 /**
- * Runs, without any I/O, the payload work of the REST API that serving a request needs after
- * the metastore answered: parsing requests and table metadata, checking requirements, applying
- * updates, writing responses and errors. A SnapStart snapshot taken after this holds those
- * classes loaded and initialized, so the first request after a restore does not pay for them.
+ * Runs, without any I/O, the payload work of the REST API that serving a request needs after the
+ * metastore answered: parsing requests and table metadata, checking requirements, applying updates,
+ * writing responses and errors. A SnapStart snapshot taken after this holds those classes loaded
+ * and initialized, so the first request after a restore does not pay for them.
  */
 public final class PayloadPriming {
   private static final String COMMIT =
@@ -87,11 +87,11 @@ public final class PayloadPriming {
     String etag = ETags.of(committed.metadataFileLocation(), "all");
 
     CommitTransactionRequest transaction =
-        RestJson.read(
-            "{\"table-changes\":[" + COMMIT + "]}", CommitTransactionRequest.class);
+        RestJson.read("{\"table-changes\":[" + COMMIT + "]}", CommitTransactionRequest.class);
     transaction.validate();
     CreateNamespaceRequest namespace =
-        RestJson.read("{\"namespace\":[\"priming\"],\"properties\":{}}", CreateNamespaceRequest.class);
+        RestJson.read(
+            "{\"namespace\":[\"priming\"],\"properties\":{}}", CreateNamespaceRequest.class);
     String other =
         RestJson.write(
                 CreateNamespaceResponse.builder().withNamespace(namespace.namespace()).build())

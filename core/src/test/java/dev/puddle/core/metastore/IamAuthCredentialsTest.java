@@ -9,19 +9,15 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /**
- * Protects the RDS IAM auth token: the presigned {@code rds-db:connect} URL without its scheme,
- * as {@code aws rds generate-db-auth-token} prints it, reused while fresh and made anew after
- * a refusal or a SnapStart restore, which also drops the credentials provider.
+ * Protects the RDS IAM auth token: the presigned {@code rds-db:connect} URL without its scheme, as
+ * {@code aws rds generate-db-auth-token} prints it, reused while fresh and made anew after a
+ * refusal or a SnapStart restore, which also drops the credentials provider.
  */
 class IamAuthCredentialsTest {
   private final AtomicInteger providers = new AtomicInteger();
   private final IamAuthCredentials credentials =
       new IamAuthCredentials(
-          "proxy.example.eu-west-1.rds.amazonaws.com",
-          5432,
-          "puddle",
-          "eu-west-1",
-          this::provider);
+          "proxy.example.eu-west-1.rds.amazonaws.com", 5432, "puddle", "eu-west-1", this::provider);
 
   private AwsCredentialsProvider provider() {
     providers.incrementAndGet();
@@ -38,7 +34,8 @@ class IamAuthCredentialsTest {
         .contains("Action=connect")
         .contains("DBUser=puddle")
         .contains("X-Amz-Algorithm=AWS4-HMAC-SHA256")
-        .containsPattern("X-Amz-Credential=AKIDEXAMPLE%2F\\d{8}%2Feu-west-1%2Frds-db%2Faws4_request")
+        .containsPattern(
+            "X-Amz-Credential=AKIDEXAMPLE%2F\\d{8}%2Feu-west-1%2Frds-db%2Faws4_request")
         .contains("X-Amz-Expires=900")
         .contains("X-Amz-SignedHeaders=host")
         .containsPattern("X-Amz-Signature=[0-9a-f]{64}");
