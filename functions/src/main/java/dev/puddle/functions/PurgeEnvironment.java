@@ -27,8 +27,9 @@ final class PurgeEnvironment {
   }
 
   static PurgeProcessor processor(Map<String, String> env) {
-    PurgeJobs jobs = new PurgeJobs(Environment.database(env));
-    Storage storage = Environment.storage(env);
+    Environment environment = new Environment(env);
+    PurgeJobs jobs = new PurgeJobs(environment.database());
+    Storage storage = environment.storage();
     S3Objects s3 = new S3Objects(S3Objects.client(storage.clientProperties()));
     return new PurgeProcessor(
         jobs,
@@ -39,7 +40,7 @@ final class PurgeEnvironment {
 
   static PurgeSweep sweep(Map<String, String> env) {
     return new PurgeSweep(
-        new PurgeJobs(Environment.database(env)),
+        new PurgeJobs(new Environment(env).database()),
         queue(env),
         new PurgeSweep.Settings(
             Duration.ofSeconds(
@@ -52,6 +53,6 @@ final class PurgeEnvironment {
   private static PurgeQueue queue(Map<String, String> env) {
     return new SqsPurgeQueue(
         SqsPurgeQueue.awsClient(env.getOrDefault("AWS_REGION", "us-east-1")),
-        Environment.required(env, "PUDDLE_PURGE_QUEUE_URL"));
+        new Environment(env).required("PUDDLE_PURGE_QUEUE_URL"));
   }
 }

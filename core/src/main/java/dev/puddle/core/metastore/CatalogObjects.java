@@ -34,7 +34,7 @@ public final class CatalogObjects {
 
   /** The table or view of that name, whichever kind it is. */
   public Optional<CatalogObject> find(Warehouse warehouse, TableIdentifier identifier) {
-    return database.autocommit(connection -> find(connection, warehouse, identifier, false));
+    return database.read(connection -> find(connection, warehouse, identifier, false));
   }
 
   static Optional<CatalogObject> find(
@@ -143,11 +143,10 @@ public final class CatalogObjects {
                 newLocation,
                 newMetadataLocation,
                 newMetadataJson);
-    // an ordinary commit is one conditional UPDATE, atomic on its own; only a location change
-    // takes the warehouse's location lock, which needs a transaction around check and update
-    return movesOwnedLocation(current, newLocation)
-        ? database.transaction(work)
-        : database.autocommit(work);
+    // a transaction even for one UPDATE: its statement timeout is cancelled by the server at the
+    // request's deadline, so a commit never lands after its response said it failed, and an
+    // idempotency key is marked applied in the same transaction
+    return database.transaction(work);
   }
 
   private static boolean movesOwnedLocation(CatalogObject current, String newLocation) {
@@ -340,7 +339,7 @@ public final class CatalogObjects {
   /** Lists the tables or views of a namespace by name. */
   public Page<TableIdentifier> list(
       Warehouse warehouse, Namespace namespace, Kind kind, String pageToken, int pageSize) {
-    return database.autocommit(
+    return database.read(
         connection -> {
           OptionalLong namespaceId = Namespaces.id(connection, warehouse.id(), namespace, false);
           if (namespaceId.isEmpty()) {
