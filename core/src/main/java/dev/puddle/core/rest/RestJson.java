@@ -4,10 +4,13 @@ import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonFactoryBuilder;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.rest.RESTMessage;
@@ -58,6 +61,24 @@ public final class RestJson {
       // Iceberg's parsers reject missing or invalid fields with these
       throw new BadRequestException("Malformed request: %s", e.getMessage());
     }
+  }
+
+  /**
+   * A LoadTableResponse, in the shape LoadTableResponseParser writes, around metadata JSON that
+   * TableMetadataParser already wrote.
+   */
+  static String loadTableResponse(String metadataLocation, String metadataJson) {
+    StringWriter out = new StringWriter(metadataJson.length() + metadataLocation.length() + 64);
+    try (JsonGenerator generator = MAPPER.getFactory().createGenerator(out)) {
+      generator.writeStartObject();
+      generator.writeStringField("metadata-location", metadataLocation);
+      generator.writeFieldName("metadata");
+      generator.writeRawValue(metadataJson);
+      generator.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString();
   }
 
   public static String write(Object value) {

@@ -2,6 +2,7 @@ package dev.puddle.core.rest;
 
 import dev.puddle.core.api.Response;
 import dev.puddle.core.catalog.TransactionCommit;
+import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Page;
@@ -87,6 +88,9 @@ final class TableEndpoints {
     } catch (IllegalArgumentException e) {
       throw new BadRequestException("Invalid snapshots mode: %s", mode);
     }
+    if (snapshotMode == RESTCatalogProperties.SnapshotMode.ALL) {
+      return loadStoredTable(scope, mode);
+    }
     LoadTableResponse response =
         CatalogHandlers.loadTable(scope.catalog(), scope.table(), snapshotMode);
     String etag = ETags.of(response.metadataLocation(), mode);
@@ -95,6 +99,28 @@ final class TableEndpoints {
     }
     return Response.json(200, RestJson.write(response)).withHeader("etag", etag);
   }
+
+  /**
+   * A load of all snapshots answers with the stored metadata JSON as it is: iceberg-core's
+   * TableMetadataParser wrote it at commit, exactly as it would write it into the response, so
+   * the load neither parses nor re-serializes metadata, the main cost of loading a table with
+   * many snapshots.
+   */
+  private Response loadStoredTable(Scope scope, String mode) {
+    TableIdentifier table = scope.table();
+    CatalogObject row =
+        objects
+            .find(scope.warehouse(), table)
+            .filter(o -> o.kind() == Kind.TABLE)
+            .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", table));
+    String etag = ETags.of(row.metadataLocation(), mode);
+    if (ETags.matches(scope.request().header("if-none-match").orElse(null), etag)) {
+      return new Response(304, java.util.Map.of("etag", etag), null);
+    }
+    return Response.json(200, RestJson.loadTableResponse(row.metadataLocation(), row.metadataJson()))
+        .withHeader("etag", etag);
+  }
+
 
   Response tableExists(Scope scope) {
     TableIdentifier table = scope.table();
