@@ -19,8 +19,8 @@ public final class CreateTableLatency implements Trial<Latencies> {
   @Override
   public Latencies run(Side side, int round) {
     List<Long> nanos = new ArrayList<>();
-    long deadline = budget.deadlineFromNow();
-    while (nanos.size() < budget.maxOperations() && System.nanoTime() < deadline) {
+    long started = System.nanoTime();
+    while (budget.more(started, nanos.size())) {
       TableIdentifier table = TableIdentifier.of(namespace, "r" + round + "_" + nanos.size());
       long start = System.nanoTime();
       side.client().createTable(table, Tables.SCHEMA);

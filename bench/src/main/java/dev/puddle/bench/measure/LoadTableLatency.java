@@ -33,8 +33,8 @@ public final class LoadTableLatency implements Trial<Latencies> {
       client.loadTable(table); // the copy every timed load revalidates
     }
     List<Long> nanos = new ArrayList<>();
-    long deadline = budget.deadlineFromNow();
-    while (nanos.size() < budget.maxOperations() && System.nanoTime() < deadline) {
+    long started = System.nanoTime();
+    while (budget.more(started, nanos.size())) {
       if (!revalidate) {
         client.invalidateTable(table);
       }

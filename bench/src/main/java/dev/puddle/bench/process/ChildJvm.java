@@ -110,8 +110,7 @@ public final class ChildJvm implements AutoCloseable {
     } catch (TimeoutException e) {
       throw new IllegalStateException(name + " did not get ready within " + timeout, e);
     } catch (ExecutionException e) {
-      throw new IllegalStateException(
-          name + " exited before getting ready (exit " + exitCode() + "); see its log", e);
+      throw new IllegalStateException(name + " ended before its signal" + exitCode() + "; see its log", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for " + name, e);
@@ -125,8 +124,14 @@ public final class ChildJvm implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** Its exit code, once it has exited (its output ends a moment before). */
   private String exitCode() {
-    return process.isAlive() ? "still running" : String.valueOf(process.exitValue());
+    try {
+      return process.waitFor(5, TimeUnit.SECONDS) ? " (exit " + process.exitValue() + ")" : "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
   }
 
   /**

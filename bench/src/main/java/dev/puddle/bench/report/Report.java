@@ -18,6 +18,7 @@ public final class Report {
   private final List<Comparison> comparisons = new ArrayList<>();
   private final List<CommitDetail> commits = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
+  private final List<String> notes = new ArrayList<>();
   private List<Duration> coldInits = List.of();
   private OperationCosts costs;
   private List<ArtifactSizes.Artifact> artifacts = List.of();
@@ -44,6 +45,11 @@ public final class Report {
 
   public void add(CommitDetail detail) {
     commits.add(detail);
+  }
+
+  /** A one-off observation, outside the interleaved rounds. */
+  public void note(String note) {
+    notes.add(note);
   }
 
   /** A measurement that could not be completed, and why. */
@@ -104,6 +110,10 @@ public final class Report {
             .append(" |\n");
       }
     }
+    if (!notes.isEmpty()) {
+      out.append('\n');
+      notes.forEach(n -> out.append("- ").append(n).append('\n'));
+    }
     appendPuddleAlone(out);
     appendGoals(out);
     if (!failures.isEmpty()) {
@@ -140,9 +150,7 @@ public final class Report {
     if (!artifacts.isEmpty()) {
       out.append("\n| artifact | size |\n|---|---:|\n");
       for (ArtifactSizes.Artifact artifact : artifacts) {
-        out.append(
-            String.format(
-                Locale.ROOT, "| %s | %.1f MB |%n", artifact.name(), artifact.bytes() / 1e6));
+        out.append("| ").append(artifact.name()).append(" | ").append(size(artifact.bytes())).append(" |\n");
       }
     }
   }
@@ -192,6 +200,12 @@ public final class Report {
         detail.sum(puddle, CommitRun::failed),
         detail.sum(puddle, CommitRun::errors),
         detail.lost(puddle) == 0 ? "0" : "**" + detail.lost(puddle) + "**");
+  }
+
+  private static String size(long bytes) {
+    return bytes >= 1_000_000
+        ? String.format(Locale.ROOT, "%.1f MB", bytes / 1e6)
+        : String.format(Locale.ROOT, "%.0f kB", bytes / 1e3);
   }
 
   private static String value(double value, String unit) {
