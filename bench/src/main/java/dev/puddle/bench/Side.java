@@ -9,8 +9,8 @@ import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.rest.RESTCatalog;
 
 /**
- * One catalog under test, seen as an engine sees it: Iceberg's {@link RESTCatalog} client with
- * the same properties on both sides but for the URI and the warehouse.
+ * One catalog under test, seen as an engine sees it: Iceberg's {@link RESTCatalog} client with the
+ * same properties on both sides but for the URI and the warehouse.
  */
 public final class Side implements AutoCloseable {
   private final String name;
@@ -54,8 +54,8 @@ public final class Side implements AutoCloseable {
   }
 
   /**
-   * The side's long-lived client, shared by the measurements that run one operation at a time,
-   * so that its HTTP connections stay warm from round to round.
+   * The side's long-lived client, shared by the measurements that run one operation at a time, so
+   * that its HTTP connections stay warm from round to round.
    */
   public synchronized RESTCatalog client() {
     if (client == null) {

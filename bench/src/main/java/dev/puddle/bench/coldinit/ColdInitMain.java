@@ -11,8 +11,8 @@ import java.nio.file.Path;
 /**
  * What a fresh Lambda execution environment of the read function does before its first answer:
  * construct {@link CatalogHandler} from the environment variables (its init phase) and serve one
- * event. Runs on the functions module's class path only; the runner times it from process spawn
- * to the line this prints.
+ * event. Runs on the functions module's class path only; the runner times it from process spawn to
+ * the line this prints.
  */
 public final class ColdInitMain {
   /** The line the runner waits for, followed by the response's status code. */

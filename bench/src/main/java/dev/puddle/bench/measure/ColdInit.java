@@ -9,7 +9,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,9 +17,9 @@ import java.util.Map;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * The read handler's cold init: a new JVM on the functions module's class path constructs
- * {@code CatalogHandler} from environment variables (the twin's PostgreSQL and S3) and answers one
- * {@code loadTable} event; timed from process spawn to its answer.
+ * The read handler's cold init: a new JVM on the functions module's class path constructs {@code
+ * CatalogHandler} from environment variables (the twin's PostgreSQL and S3) and answers one {@code
+ * loadTable} event; timed from process spawn to its answer.
  */
 public final class ColdInit {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -49,13 +48,20 @@ public final class ColdInit {
     Path event = writeEvent(table);
     Map<String, String> env =
         Map.of(
-            "PUDDLE_FUNCTION_GROUP", "read",
-            "PUDDLE_DB_URL", twin.jdbcUrl("postgres"),
-            "PUDDLE_DB_USER", "postgres",
-            "PUDDLE_S3_ENDPOINT", twin.s3Endpoint(),
-            "PUDDLE_S3_ACCESS_KEY_ID", PuddleTwin.ACCESS_KEY_ID,
-            "PUDDLE_S3_SECRET_ACCESS_KEY", PuddleTwin.SECRET_ACCESS_KEY,
-            "AWS_REGION", PuddleTwin.REGION);
+            "PUDDLE_FUNCTION_GROUP",
+            "read",
+            "PUDDLE_DB_URL",
+            twin.jdbcUrl("postgres"),
+            "PUDDLE_DB_USER",
+            "postgres",
+            "PUDDLE_S3_ENDPOINT",
+            twin.s3Endpoint(),
+            "PUDDLE_S3_ACCESS_KEY_ID",
+            PuddleTwin.ACCESS_KEY_ID,
+            "PUDDLE_S3_SECRET_ACCESS_KEY",
+            PuddleTwin.SECRET_ACCESS_KEY,
+            "AWS_REGION",
+            PuddleTwin.REGION);
     List<String> arguments = new ArrayList<>(LAMBDA_JVM_OPTIONS);
     arguments.addAll(
         List.of(

@@ -22,10 +22,10 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.rest.RESTCatalog;
 
 /**
- * Commit throughput: {@code writers} concurrent engines, each with a client of its own, append
- * one data file per commit, either all to one table or each to a table of its own. Every commit
- * is tagged in its snapshot summary; afterwards each table is loaded afresh and every commit a
- * writer saw succeed must be among its snapshots, or it counts as lost.
+ * Commit throughput: {@code writers} concurrent engines, each with a client of its own, append one
+ * data file per commit, either all to one table or each to a table of its own. Every commit is
+ * tagged in its snapshot summary; afterwards each table is loaded afresh and every commit a writer
+ * saw succeed must be among its snapshots, or it counts as lost.
  *
  * <p>Writers retry conflicts as Iceberg's client does by default (4 retries with backoff), so on
  * one table some commits fail for good: that is contention, not loss.
@@ -59,8 +59,8 @@ public final class CommitThroughput implements Trial<CommitRun> {
     }
 
     Set<String> succeeded = ConcurrentHashMap.newKeySet();
+    Set<String> failed = ConcurrentHashMap.newKeySet();
     AtomicInteger attempts = new AtomicInteger();
-    AtomicInteger failed = new AtomicInteger();
     AtomicInteger errors = new AtomicInteger();
     List<RESTCatalog> clients = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(writers);
@@ -93,7 +93,7 @@ public final class CommitThroughput implements Trial<CommitRun> {
                           .commit();
                       succeeded.add(tag);
                     } catch (CommitFailedException e) {
-                      failed.incrementAndGet();
+                      failed.add(tag);
                     } catch (RuntimeException e) {
                       errors.incrementAndGet();
                     }
@@ -127,8 +127,14 @@ public final class CommitThroughput implements Trial<CommitRun> {
       }
     }
     int lost = (int) succeeded.stream().filter(tag -> !landed.contains(tag)).count();
+    int phantoms = (int) failed.stream().filter(landed::contains).count();
     return new CommitRun(
-        succeeded.size() / (elapsedNanos / 1e9), succeeded.size(), failed.get(), errors.get(), lost);
+        succeeded.size() / (elapsedNanos / 1e9),
+        succeeded.size(),
+        failed.size(),
+        errors.get(),
+        lost,
+        phantoms);
   }
 
   private static void closeQuietly(RESTCatalog client) {

@@ -8,8 +8,8 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 
 /**
- * One metric measured on both sides over several rounds, summed up as the ratio Puddle/reference
- * of each round: its median and its spread (lowest to highest).
+ * One metric measured on both sides over several rounds, summed up as the ratio Puddle/reference of
+ * each round: its median and its spread (lowest to highest).
  *
  * @param name what was measured
  * @param unit the unit of the absolute values, which are reported for scale only
@@ -39,7 +39,8 @@ public record Comparison(
 
   /** This comparison judged against a goal. */
   public Comparison withGoal(String goal, Predicate<Comparison> met) {
-    return new Comparison(name, unit, puddle, reference, Optional.of(new Verdict(goal, met.test(this))));
+    return new Comparison(
+        name, unit, puddle, reference, Optional.of(new Verdict(goal, met.test(this))));
   }
 
   /** Puddle/reference, round by round. */

@@ -7,8 +7,7 @@ import java.util.Locale;
 public record Latencies(int count, double p50, double p99) {
   public static Latencies of(List<Long> nanos) {
     double[] millis = nanos.stream().mapToDouble(n -> n / 1e6).toArray();
-    return new Latencies(
-        millis.length, Stats.percentile(millis, 50), Stats.percentile(millis, 99));
+    return new Latencies(millis.length, Stats.percentile(millis, 50), Stats.percentile(millis, 99));
   }
 
   @Override

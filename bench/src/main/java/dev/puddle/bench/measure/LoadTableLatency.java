@@ -12,8 +12,8 @@ import org.apache.iceberg.rest.RESTCatalog;
  *
  * <p>Iceberg's 1.11 client keeps loaded tables and revalidates them with {@code If-None-Match},
  * which a server may answer with 304. A <em>full</em> load drops the client's cached copy first
- * (outside the timed part), as an engine that has not seen the table does; a
- * <em>revalidation</em> keeps it, so each load is a conditional request.
+ * (outside the timed part), as an engine that has not seen the table does; a <em>revalidation</em>
+ * keeps it, so each load is a conditional request.
  */
 public final class LoadTableLatency implements Trial<Latencies> {
   private final TableIdentifier table;

@@ -15,10 +15,9 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * A table with thousands of snapshots, made without committing thousands of times: its metadata
- * is built with iceberg-core's {@link TableMetadata} builder (snapshots whose manifest lists are
- * never written: loading a table does not read them), written to the side's warehouse, and
- * registered.
+ * A table with thousands of snapshots, made without committing thousands of times: its metadata is
+ * built with iceberg-core's {@link TableMetadata} builder (snapshots whose manifest lists are never
+ * written: loading a table does not read them), written to the side's warehouse, and registered.
  */
 public final class ManySnapshots {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -64,8 +63,7 @@ public final class ManySnapshots {
       snapshot.put("sequence-number", i);
       snapshot.put("timestamp-ms", firstTimestamp + i * 60_000L);
       snapshot.put(
-          "manifest-list",
-          location + "/metadata/snap-" + id + "-1-" + UUID.randomUUID() + ".avro");
+          "manifest-list", location + "/metadata/snap-" + id + "-1-" + UUID.randomUUID() + ".avro");
       snapshot.put("schema-id", empty.currentSchemaId());
       // what an append of one file leaves in a summary, so the metadata has a realistic size
       ObjectNode summary = snapshot.putObject("summary");

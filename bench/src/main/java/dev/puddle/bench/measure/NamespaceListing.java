@@ -16,8 +16,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 
 /**
- * Listing every table of a large namespace, page by page (the client's {@code rest-page-size}):
- * the time of one whole listing, median of the listings a round has time for.
+ * Listing every table of a large namespace, page by page (the client's {@code rest-page-size}): the
+ * time of one whole listing, median of the listings a round has time for.
  */
 public final class NamespaceListing implements Trial<NamespaceListing.Listings> {
   private final Namespace namespace;
@@ -31,8 +31,8 @@ public final class NamespaceListing implements Trial<NamespaceListing.Listings> 
   }
 
   /**
-   * Fills the namespace with {@code tables} tables, created by {@code clients} concurrent
-   * clients, none taking longer than {@code timeout}; returns how long it took.
+   * Fills the namespace with {@code tables} tables, created by {@code clients} concurrent clients,
+   * none taking longer than {@code timeout}; returns how long it took.
    */
   public Duration populate(Side side, int clients, Duration timeout) throws Exception {
     long started = System.nanoTime();

@@ -24,8 +24,8 @@ public final class Tables {
   private Tables() {}
 
   /**
-   * A data file that is never written: commits only record it in a manifest, and nothing reads
-   * it back.
+   * A data file that is never written: commits only record it in a manifest, and nothing reads it
+   * back.
    */
   public static DataFile fakeDataFile(Table table) {
     return DataFiles.builder(PartitionSpec.unpartitioned())

@@ -19,8 +19,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 /**
- * A child JVM started with the runner's own {@code java}: its output goes to a log file, a line
- * of it can signal readiness, and {@link #close()} stops it and everything it started.
+ * A child JVM started with the runner's own {@code java}: its output goes to a log file, a line of
+ * it can signal readiness, and {@link #close()} stops it and everything it started.
  */
 public final class ChildJvm implements AutoCloseable {
   private static final Duration GRACEFUL_STOP = Duration.ofSeconds(60);
@@ -30,7 +30,8 @@ public final class ChildJvm implements AutoCloseable {
   private final CompletableFuture<String> signal;
   private final long spawnNanos;
 
-  private ChildJvm(String name, Process process, CompletableFuture<String> signal, long spawnNanos) {
+  private ChildJvm(
+      String name, Process process, CompletableFuture<String> signal, long spawnNanos) {
     this.name = name;
     this.process = process;
     this.signal = signal;
@@ -38,8 +39,8 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /**
-   * Starts {@code java <arguments>} with exactly {@code environment} (plus PATH, HOME and LANG),
-   * so nothing of the runner's environment leaks into the configuration of the child.
+   * Starts {@code java <arguments>} with exactly {@code environment} (plus PATH, HOME and LANG), so
+   * nothing of the runner's environment leaks into the configuration of the child.
    *
    * @param signalLine the first output line matching it completes {@link #awaitSignal}
    */
@@ -110,7 +111,8 @@ public final class ChildJvm implements AutoCloseable {
     } catch (TimeoutException e) {
       throw new IllegalStateException(name + " did not get ready within " + timeout, e);
     } catch (ExecutionException e) {
-      throw new IllegalStateException(name + " ended before its signal" + exitCode() + "; see its log", e);
+      throw new IllegalStateException(
+          name + " ended before its signal" + exitCode() + "; see its log", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for " + name, e);
@@ -135,8 +137,8 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /**
-   * Stops the child with SIGTERM so its shutdown hooks run (the twin stops its PostgreSQL
-   * there); only if it is still alive after a minute are it and its descendants killed.
+   * Stops the child with SIGTERM so its shutdown hooks run (the twin stops its PostgreSQL there);
+   * only if it is still alive after a minute are it and its descendants killed.
    */
   @Override
   public void close() {

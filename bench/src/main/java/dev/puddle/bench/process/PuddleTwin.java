@@ -100,8 +100,8 @@ public final class PuddleTwin implements AutoCloseable {
 
   /**
    * Stops the twin, which stops its PostgreSQL. PostgreSQL runs detached from the twin's JVM
-   * (pg_ctl starts it), so if the twin had to be killed, its postmaster is stopped here by the
-   * pid it recorded.
+   * (pg_ctl starts it), so if the twin had to be killed, its postmaster is stopped here by the pid
+   * it recorded.
    */
   @Override
   public void close() {

@@ -20,11 +20,11 @@ import java.util.Map;
 /**
  * Apache Iceberg's reference REST server ({@code org.apache.iceberg.rest.RESTCatalogServer} from
  * {@code iceberg-open-api}'s test fixtures) in a child JVM, configured through its own {@code
- * CATALOG_*} environment variables: a {@code JdbcCatalog} on the database {@code reference} of
- * the twin's PostgreSQL, its warehouse on the twin's S3.
+ * CATALOG_*} environment variables: a {@code JdbcCatalog} on the database {@code reference} of the
+ * twin's PostgreSQL, its warehouse on the twin's S3.
  *
- * <p>RESTCatalogServer offers no bind address: its Jetty listens on every interface, on a free
- * port the runner picks. The runner only ever connects to it on loopback.
+ * <p>RESTCatalogServer offers no bind address: its Jetty listens on every interface, on a free port
+ * the runner picks. The runner only ever connects to it on loopback.
  */
 public final class ReferenceServer implements AutoCloseable {
   public static final String MAIN_CLASS = "org.apache.iceberg.rest.RESTCatalogServer";
@@ -68,8 +68,7 @@ public final class ReferenceServer implements AutoCloseable {
     env.put("CATALOG_CLIENT_REGION", PuddleTwin.REGION);
     List<String> arguments =
         PuddleTwin.concat(
-            jvmOptions,
-            List.of("-cp", System.getProperty("java.class.path"), MAIN_CLASS));
+            jvmOptions, List.of("-cp", System.getProperty("java.class.path"), MAIN_CLASS));
     // readiness is polled over HTTP; no output line signals it
     ChildJvm jvm =
         ChildJvm.start(

@@ -11,8 +11,8 @@ import java.util.stream.Stream;
 
 /**
  * The size of what would be deployed: the jars the build left in {@code local/target} and {@code
- * functions/target}, and the functions module's whole runtime class path (what a Lambda
- * deployment package of the read function holds).
+ * functions/target}, and the functions module's whole runtime class path (what a Lambda deployment
+ * package of the read function holds).
  */
 public final class ArtifactSizes {
   private static final List<String> MODULES = List.of("local", "functions");
@@ -36,7 +36,10 @@ public final class ArtifactSizes {
             .filter(file -> !file.getFileName().toString().startsWith("original-"))
             .filter(file -> !file.getFileName().toString().endsWith("-tests.jar"))
             .sorted(Comparator.comparing(Path::toString))
-            .forEach(file -> artifacts.add(new Artifact(module + "/target/" + file.getFileName(), size(file))));
+            .forEach(
+                file ->
+                    artifacts.add(
+                        new Artifact(module + "/target/" + file.getFileName(), size(file))));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

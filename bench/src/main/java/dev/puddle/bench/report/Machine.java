@@ -8,8 +8,8 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The machine a run measured on: processors, memory, CPU model, JDK and OS, and its load average
- * at the start and end of the run, which shows how busy others kept it.
+ * The machine a run measured on: processors, memory, CPU model, JDK and OS, and its load average at
+ * the start and end of the run, which shows how busy others kept it.
  */
 public record Machine(
     int processors,
@@ -24,7 +24,7 @@ public record Machine(
   public static Machine now() {
     return new Machine(
         Runtime.getRuntime().availableProcessors(),
-          totalMemory(),
+        totalMemory(),
         firstValue(Path.of("/proc/cpuinfo"), "model name").orElse("unknown"),
         System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
         System.getProperty("os.name") + " " + System.getProperty("os.version"),
@@ -53,7 +53,9 @@ public record Machine(
   private static String totalMemory() {
     return firstValue(Path.of("/proc/meminfo"), "MemTotal")
         .map(value -> value.replace(" kB", ""))
-        .map(kilobytes -> String.format(Locale.ROOT, "%.1f GiB", Long.parseLong(kilobytes) / 1048576.0))
+        .map(
+            kilobytes ->
+                String.format(Locale.ROOT, "%.1f GiB", Long.parseLong(kilobytes) / 1048576.0))
         .orElse("unknown");
   }
 

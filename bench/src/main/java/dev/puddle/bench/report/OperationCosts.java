@@ -13,9 +13,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * SQL statements and S3 requests per operation, as {@code OperationCostTest} (module {@code
- * local}) counted them on the real PostgreSQL and S3 protocol and printed them: quoted from its
- * last output rather than measured again.
+ * SQL statements and S3 requests per operation, as {@code OperationCostTest} (module {@code local})
+ * counted them on the real PostgreSQL and S3 protocol and printed them: quoted from its last output
+ * rather than measured again.
  *
  * @param source the test's output file, if it exists
  * @param written when that file was written

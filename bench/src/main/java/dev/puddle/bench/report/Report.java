@@ -26,15 +26,23 @@ public final class Report {
   /** One commit configuration's rounds, for the lost-commit accounting. */
   public record CommitDetail(String label, List<Round<CommitRun>> rounds) {
     int sum(boolean puddle, ToIntFunction<CommitRun> field) {
-      return rounds.stream().mapToInt(r -> field.applyAsInt(puddle ? r.puddle() : r.reference())).sum();
+      return rounds.stream()
+          .mapToInt(r -> field.applyAsInt(puddle ? r.puddle() : r.reference()))
+          .sum();
     }
 
     public int lost(boolean puddle) {
       return sum(puddle, CommitRun::lost);
     }
+
+    public int phantoms(boolean puddle) {
+      return sum(puddle, CommitRun::phantoms);
+    }
   }
 
-  /** @param setup how the run was configured, in a few sentences */
+  /**
+   * @param setup how the run was configured, in a few sentences
+   */
   public Report(String setup) {
     this.setup = setup;
   }
@@ -79,8 +87,7 @@ public final class Report {
         "Ratios are Puddle/reference per round, then their median and spread (lowest–highest)."
             + " For latencies lower is better, for throughput higher is better. Absolute values"
             + " are medians over the rounds, for scale only.\n\n");
-    out.append(
-        "| measurement | Puddle / reference | spread | Puddle | reference | goal | met |\n");
+    out.append("| measurement | Puddle / reference | spread | Puddle | reference | goal | met |\n");
     out.append("|---|---:|---:|---:|---:|---|---|\n");
     for (Comparison c : comparisons) {
       out.append(
@@ -97,8 +104,9 @@ public final class Report {
               c.verdict().map(v -> v.met() ? "met" : "**not met**").orElse("")));
     }
     if (!commits.isEmpty()) {
-      out.append("\nCommits over all measured rounds (ok / failed after retries / other errors /")
-          .append(" lost: seen succeed, missing from the table's snapshots):\n\n");
+      out.append("\nCommits over all measured rounds: ok / failed after retries / other errors /")
+          .append(" lost (seen succeed, missing from the table's snapshots) / phantoms (seen fail")
+          .append(" with a conflict, present in the snapshots):\n\n");
       out.append("| writers | Puddle | reference |\n|---|---|---|\n");
       for (CommitDetail detail : commits) {
         out.append("| ")
@@ -145,12 +153,17 @@ public final class Report {
                   + " **%.0f ms** of %d (%s).%n",
               Stats.median(millis),
               millis.size(),
-              String.join(", ", millis.stream().map(m -> String.format(Locale.ROOT, "%.0f", m)).toList())));
+              String.join(
+                  ", ", millis.stream().map(m -> String.format(Locale.ROOT, "%.0f", m)).toList())));
     }
     if (!artifacts.isEmpty()) {
       out.append("\n| artifact | size |\n|---|---:|\n");
       for (ArtifactSizes.Artifact artifact : artifacts) {
-        out.append("| ").append(artifact.name()).append(" | ").append(size(artifact.bytes())).append(" |\n");
+        out.append("| ")
+            .append(artifact.name())
+            .append(" | ")
+            .append(size(artifact.bytes()))
+            .append(" |\n");
       }
     }
   }
@@ -195,11 +208,17 @@ public final class Report {
   private static String counts(CommitDetail detail, boolean puddle) {
     return String.format(
         Locale.ROOT,
-        "%d / %d / %d / %s",
+        "%d / %d / %d / %s / %s",
         detail.sum(puddle, CommitRun::succeeded),
         detail.sum(puddle, CommitRun::failed),
         detail.sum(puddle, CommitRun::errors),
-        detail.lost(puddle) == 0 ? "0" : "**" + detail.lost(puddle) + "**");
+        flagged(detail.lost(puddle)),
+        flagged(detail.phantoms(puddle)));
+  }
+
+  /** A count that must be zero, in bold unless it is. */
+  private static String flagged(int count) {
+    return count == 0 ? "0" : "**" + count + "**";
   }
 
   private static String size(long bytes) {
