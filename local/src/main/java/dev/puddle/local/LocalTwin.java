@@ -96,6 +96,10 @@ public final class LocalTwin implements AutoCloseable {
           new CatalogHandler(
               new CatalogApi(
                   new CatalogApi.Settings(REALM, WAREHOUSE), database, storage, purge.queue()));
+      // Nagle's algorithm off, as API Gateway and Jetty have it: otherwise a response longer than
+      // one segment waits ~40 ms for the client's delayed ACK (read once, when the JDK's server
+      // configuration loads)
+      System.setProperty("sun.net.httpserver.nodelay", "true");
       HttpServer server =
           HttpServer.create(new InetSocketAddress(options.bind(), options.port()), 128);
       ExecutorService executor = Executors.newFixedThreadPool(CONNECTIONS);

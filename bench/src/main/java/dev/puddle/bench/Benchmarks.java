@@ -1,0 +1,240 @@
+package dev.puddle.bench;
+
+import dev.puddle.bench.measure.Budget;
+import dev.puddle.bench.measure.ColdInit;
+import dev.puddle.bench.report.ArtifactSizes;
+import dev.puddle.bench.report.Machine;
+import dev.puddle.bench.report.OperationCosts;
+import dev.puddle.bench.report.Report;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.apache.iceberg.IcebergBuild;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code java -jar bench/target/puddle-bench.jar}: starts Puddle's local twin and Iceberg's
+ * reference REST server side by side, drives both with the same client load, interleaved, measures
+ * what concerns Puddle alone, and prints the report as Markdown (also written to {@code
+ * bench/target/results.md}).
+ */
+@Command(
+    name = "puddle-bench",
+    mixinStandardHelpOptions = true,
+    description =
+        "Benchmarks Puddle's local twin against Iceberg's reference REST server, side by side.")
+public final class Benchmarks implements Callable<Integer> {
+  @Option(
+      names = "--rounds",
+      description =
+          "Measured rounds per measurement, after one warm-up round (default: ${DEFAULT-VALUE}).")
+  int rounds = 7;
+
+  @Option(
+      names = "--seconds",
+      description = "Seconds per side per round (default: ${DEFAULT-VALUE}).")
+  int seconds = 5;
+
+  @Option(
+      names = "--commit-seconds",
+      description =
+          "Seconds per side per round of the commit benchmarks, where contention makes rounds"
+              + " noisier (default: ${DEFAULT-VALUE}).")
+  int commitSeconds = 10;
+
+  @Option(
+      names = "--min-ops",
+      description =
+          "Operations per side per round even if they take longer than --seconds, up to 4 times as"
+              + " long (default: ${DEFAULT-VALUE}).")
+  int minOperations = 20;
+
+  @Option(
+      names = "--max-ops",
+      description = "At most this many operations per side per round (default: ${DEFAULT-VALUE}).")
+  int maxOperations = 50_000;
+
+  @Option(
+      names = "--snapshots",
+      description = "Snapshots of the large table (default: ${DEFAULT-VALUE}).")
+  int snapshots = 5_000;
+
+  @Option(
+      names = "--list-tables",
+      description = "Tables in the listed namespace (default: ${DEFAULT-VALUE}).")
+  int listTables = 10_000;
+
+  @Option(
+      names = "--page-size",
+      description = "The clients' rest-page-size (default: ${DEFAULT-VALUE}).")
+  int pageSize = 100;
+
+  @Option(
+      names = "--create-clients",
+      description = "Concurrent clients creating the listed tables (default: ${DEFAULT-VALUE}).")
+  int createClients = 4;
+
+  @Option(
+      names = "--writers",
+      split = ",",
+      description = "Concurrent writers of the commit benchmarks (default: ${DEFAULT-VALUE}).")
+  List<Integer> writers = List.of(1, 4, 16);
+
+  @Option(
+      names = "--cold-inits",
+      description = "Cold inits of the read handler (default: ${DEFAULT-VALUE}).")
+  int coldInits = 5;
+
+  @Option(
+      names = "--reference-connections",
+      description =
+          "The reference JdbcCatalog's connection pool, as many as the twin's (default:"
+              + " ${DEFAULT-VALUE}).")
+  int referenceConnections = 16;
+
+  @Option(
+      names = "--project-dir",
+      description = "The Puddle checkout (default: the one this jar was built in).")
+  Path projectDirectory;
+
+  @Option(
+      names = "--keep-data",
+      description = "Keep the run's PostgreSQL and S3 data under bench/target/runs.")
+  boolean keepData;
+
+  public static void main(String[] args) {
+    // the client logs every table it creates and every conflict it retries; progress lines and
+    // the report say what matters
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
+    System.exit(new CommandLine(new Benchmarks()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Path project = projectDirectory != null ? projectDirectory : ownCheckout();
+    Path benchTarget = project.resolve("bench/target");
+    Path twinJar = project.resolve("local/target/puddle-local.jar");
+    if (!Files.isRegularFile(twinJar)) {
+      throw new IllegalStateException(
+          twinJar
+              + " is missing: build it with ./mvnw -q -B -pl local,bench -am package -DskipTests");
+    }
+    Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    Path run = benchTarget.resolve("runs/" + started.toString().replace(':', '-'));
+    Files.createDirectories(run);
+    Machine machine = Machine.now();
+    Report report = new Report(setup(started));
+    SideBySide.Settings settings =
+        new SideBySide.Settings(
+            rounds,
+            new Budget(Duration.ofSeconds(seconds), minOperations, maxOperations),
+            new Budget(Duration.ofSeconds(commitSeconds), minOperations, maxOperations),
+            snapshots,
+            listTables,
+            pageSize,
+            createClients,
+            writers);
+
+    try (Catalogs catalogs = Catalogs.start(twinJar, referenceConnections, pageSize, run)) {
+      new SideBySide(settings, catalogs.puddle(), catalogs.reference(), report).run();
+      coldInit(report, catalogs, benchTarget, run);
+    }
+    if (!keepData) {
+      deleteRecursively(run.resolve("puddle-data"));
+    }
+    report.costs(OperationCosts.read(project));
+    report.artifacts(ArtifactSizes.measure(project, functionsClassPath(benchTarget)));
+
+    String markdown = report.toMarkdown(machine.finished());
+    Files.writeString(benchTarget.resolve("results.md"), markdown);
+    System.out.println(markdown);
+    Progress.report(
+        "written to " + benchTarget.resolve("results.md") + "; logs in " + run.resolve("logs"));
+    return 0;
+  }
+
+  /** The read handler's cold init, while the twin's PostgreSQL and S3 are up and otherwise idle. */
+  private void coldInit(Report report, Catalogs catalogs, Path benchTarget, Path run) {
+    Progress.report("measuring the read handler's cold init");
+    try {
+      List<Path> classPath =
+          Stream.concat(
+                  Stream.of(benchTarget.resolve("puddle-bench-cold-init.jar")),
+                  functionsClassPath(benchTarget).stream())
+              .toList();
+      report.coldInits(
+          new ColdInit(classPath, catalogs.twin(), run).measure(SideBySide.SMALL, coldInits));
+    } catch (IOException | RuntimeException e) {
+      Progress.report("cold init failed: " + e);
+      report.failed("cold init of the read handler", e);
+    }
+  }
+
+  private String setup(Instant started) {
+    return String.format(
+        Locale.ROOT,
+        "Run of %s: %d measured rounds after one warm-up round, %d s per side per round (%d s for"
+            + " commits; at least %d, at most %,d operations), interleaved Puddle, reference,"
+            + " Puddle, reference… **Puddle**: the local twin (`local/target/puddle-local.jar`,"
+            + " with its embedded PostgreSQL 17 and S3Proxy; its JDK HTTP server with TCP_NODELAY,"
+            + " as Jetty has by default). **Reference**: Apache Iceberg %s `RESTCatalogServer`"
+            + " (iceberg-open-api test fixtures) with a `JdbcCatalog` (%d connections) on database"
+            + " `reference` of the twin's PostgreSQL and its warehouse on the twin's S3. Both are"
+            + " child JVMs; the client is Iceberg's `RESTCatalog` with `S3FileIO` and the same"
+            + " properties for both, in the runner's JVM. Small table: 4 columns, 1 snapshot;"
+            + " large: %,d snapshots (metadata built, written to S3 and registered). Commits append"
+            + " one data file each; writers retry conflicts as the client does by default (4"
+            + " retries).",
+        started,
+        rounds,
+        seconds,
+        commitSeconds,
+        minOperations,
+        maxOperations,
+        IcebergBuild.version(),
+        referenceConnections,
+        snapshots);
+  }
+
+  /** The checkout whose {@code bench/target} holds this jar. */
+  private static Path ownCheckout() throws URISyntaxException {
+    Path location =
+        Path.of(Benchmarks.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    for (Path dir = location; dir != null; dir = dir.getParent()) {
+      if (Files.isRegularFile(dir.resolve("mvnw")) && Files.isDirectory(dir.resolve("bench"))) {
+        return dir;
+      }
+    }
+    throw new IllegalStateException(
+        "Cannot find the Puddle checkout of " + location + "; pass --project-dir");
+  }
+
+  /** The functions module's runtime class path, as the build copied it. */
+  private static List<Path> functionsClassPath(Path benchTarget) throws IOException {
+    try (Stream<Path> jars = Files.list(benchTarget.resolve("cold-init-lib"))) {
+      return jars.sorted().toList();
+    }
+  }
+
+  private static void deleteRecursively(Path directory) throws IOException {
+    if (!Files.exists(directory)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(directory)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
+  }
+}

@@ -1,0 +1,208 @@
+package dev.puddle.bench;
+
+import dev.puddle.bench.measure.Budget;
+import dev.puddle.bench.measure.CommitRun;
+import dev.puddle.bench.measure.CommitThroughput;
+import dev.puddle.bench.measure.Comparison;
+import dev.puddle.bench.measure.CreateTableLatency;
+import dev.puddle.bench.measure.Interleaved;
+import dev.puddle.bench.measure.Interleaved.Round;
+import dev.puddle.bench.measure.Latencies;
+import dev.puddle.bench.measure.LoadTableLatency;
+import dev.puddle.bench.measure.ManySnapshots;
+import dev.puddle.bench.measure.NamespaceListing;
+import dev.puddle.bench.measure.Tables;
+import dev.puddle.bench.measure.Trial;
+import dev.puddle.bench.report.Report;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * The measurements that compare Puddle with the reference server, each interleaved over the same
+ * rounds, each added to the report as ratios Puddle/reference. A measurement that fails is reported
+ * as not measured; the others still run.
+ */
+public final class SideBySide {
+  public static final Namespace BENCH = Namespace.of("bench");
+  public static final TableIdentifier SMALL = TableIdentifier.of(BENCH, "small");
+
+  private static final Namespace CREATES = Namespace.of("creates");
+  private static final Namespace COMMITS = Namespace.of("commits");
+  private static final Namespace LISTING = Namespace.of("listing");
+  private static final TableIdentifier MANY_SNAPSHOTS = TableIdentifier.of(BENCH, "many_snapshots");
+  private static final Duration POPULATE_TIMEOUT = Duration.ofMinutes(30);
+
+  /**
+   * How much to measure.
+   *
+   * @param rounds measured rounds per measurement, after one warm-up round
+   * @param budget one side's share of one round
+   * @param commitBudget the same for the commit benchmarks
+   * @param snapshots snapshots of the large table
+   * @param listTables tables in the listed namespace
+   * @param pageSize the clients' page size, for the report
+   * @param createClients concurrent clients creating the listed tables
+   * @param writers the numbers of concurrent writers to commit with
+   */
+  public record Settings(
+      int rounds,
+      Budget budget,
+      Budget commitBudget,
+      int snapshots,
+      int listTables,
+      int pageSize,
+      int createClients,
+      List<Integer> writers) {}
+
+  private final Settings settings;
+  private final Side puddle;
+  private final Side reference;
+  private final Report report;
+
+  public SideBySide(Settings settings, Side puddle, Side reference, Report report) {
+    this.settings = settings;
+    this.puddle = puddle;
+    this.reference = reference;
+    this.report = report;
+  }
+
+  /** Prepares both sides, then runs every measurement. */
+  public void run() throws Exception {
+    for (Side side : List.of(puddle, reference)) {
+      Progress.report("preparing " + side);
+      prepare(side);
+    }
+    loads(SMALL, "small table");
+    loads(MANY_SNAPSHOTS, String.format(Locale.ROOT, "%,d-snapshot table", settings.snapshots()));
+    creates();
+    commits();
+    listing();
+  }
+
+  /** The namespaces, the small table (one append) and the table with many snapshots. */
+  private void prepare(Side side) throws Exception {
+    for (Namespace namespace : List.of(BENCH, CREATES, COMMITS, LISTING)) {
+      Tables.ensureNamespace(side.client(), namespace);
+    }
+    Table small = side.client().createTable(SMALL, Tables.SCHEMA);
+    small.newFastAppend().appendFile(Tables.fakeDataFile(small)).commit();
+    ManySnapshots.register(side, MANY_SNAPSHOTS, settings.snapshots());
+  }
+
+  private void loads(TableIdentifier table, String description) {
+    attempt(
+        "loadTable, " + description,
+        name -> {
+          List<Round<Latencies>> full =
+              interleave(name, new LoadTableLatency(table, false, settings.budget()));
+          report.add(
+              Comparison.of(name + ": p50", "ms", full, Latencies::p50)
+                  .withGoal("≤ 0.5x", c -> c.medianRatio() <= 0.5));
+          report.add(Comparison.of(name + ": p99", "ms", full, Latencies::p99));
+        });
+    attempt(
+        "loadTable revalidated (If-None-Match), " + description,
+        name -> {
+          List<Round<Latencies>> revalidated =
+              interleave(name, new LoadTableLatency(table, true, settings.budget()));
+          report.add(Comparison.of(name + ": p50", "ms", revalidated, Latencies::p50));
+        });
+  }
+
+  private void creates() {
+    attempt(
+        "createTable",
+        name -> {
+          List<Round<Latencies>> creates =
+              interleave(name, new CreateTableLatency(CREATES, settings.budget()));
+          report.add(Comparison.of(name + ": p50", "ms", creates, Latencies::p50));
+          report.add(Comparison.of(name + ": p99", "ms", creates, Latencies::p99));
+        });
+  }
+
+  private void commits() {
+    for (boolean distinct : List.of(false, true)) {
+      for (int writers : settings.writers()) {
+        if (distinct && writers == 1) {
+          continue; // one writer on a table of its own is the one-table case again
+        }
+        String label =
+            writers
+                + (writers == 1 ? " writer, " : " writers, ")
+                + (distinct ? "a table each" : "one table");
+        attempt(
+            "commit throughput, " + label,
+            name -> {
+              Trial<CommitRun> trial =
+                  new CommitThroughput(COMMITS, writers, distinct, settings.commitBudget());
+              List<Round<CommitRun>> runs = interleave(name, trial);
+              Report.CommitDetail detail = new Report.CommitDetail(label, runs);
+              Comparison throughput =
+                  Comparison.of(name, "commits/s", runs, CommitRun::commitsPerSecond);
+              boolean intact = detail.lost(true) == 0 && detail.phantoms(true) == 0;
+              report.add(
+                  distinct
+                      ? throughput.withGoal("0 lost", c -> intact)
+                      : throughput.withGoal("≥ 1x, 0 lost", c -> c.medianRatio() >= 1 && intact));
+              report.add(detail);
+            });
+      }
+    }
+  }
+
+  private void listing() {
+    attempt(
+        String.format(
+            Locale.ROOT,
+            "listTables, %,d tables, pages of %d",
+            settings.listTables(),
+            settings.pageSize()),
+        name -> {
+          NamespaceListing listing =
+              new NamespaceListing(LISTING, settings.listTables(), settings.budget());
+          List<String> took = new ArrayList<>();
+          for (Side side : List.of(puddle, reference)) {
+            Progress.report(
+                String.format(
+                    Locale.ROOT, "creating %,d tables in %s", settings.listTables(), side));
+            Duration duration = listing.populate(side, settings.createClients(), POPULATE_TIMEOUT);
+            took.add(String.format(Locale.ROOT, "%s %.0f s", side, duration.toMillis() / 1e3));
+          }
+          report.note(
+              String.format(
+                  Locale.ROOT,
+                  "Creating the %,d listed tables with %d concurrent clients took %s (one sample"
+                      + " each, one side after the other: not a ratio).",
+                  settings.listTables(),
+                  settings.createClients(),
+                  String.join(", ", took)));
+          report.add(
+              Comparison.of(
+                  name, "ms", interleave(name, listing), NamespaceListing.Listings::medianMillis));
+        });
+  }
+
+  private <T> List<Round<T>> interleave(String name, Trial<T> trial) throws Exception {
+    return Interleaved.run(name, settings.rounds(), puddle, reference, trial, Progress::report);
+  }
+
+  private void attempt(String name, Measurement measurement) {
+    try {
+      measurement.run(name);
+    } catch (Exception e) {
+      Progress.report(name + " failed: " + e);
+      report.failed(name, e);
+    }
+  }
+
+  /** One measurement, given its name. */
+  @FunctionalInterface
+  private interface Measurement {
+    void run(String name) throws Exception;
+  }
+}

@@ -1,0 +1,125 @@
+package dev.puddle.bench.process;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Puddle's local twin in a child JVM ({@code java -jar local/target/puddle-local.jar}): the
+ * catalog, and the embedded PostgreSQL and S3 server that the reference server shares.
+ */
+public final class PuddleTwin implements AutoCloseable {
+  /** The twin's fixed S3 settings (see the README's client properties). */
+  public static final String BUCKET = "warehouse";
+
+  public static final String ACCESS_KEY_ID = "puddle";
+  public static final String SECRET_ACCESS_KEY = "puddle-local-secret";
+  public static final String REGION = "us-east-1";
+
+  /** The twin's default warehouse and where it keeps its tables. */
+  public static final String WAREHOUSE = "default";
+
+  public static final String WAREHOUSE_LOCATION = "s3://" + BUCKET + "/" + WAREHOUSE;
+
+  private static final String READY_LINE = "Press Ctrl-C to stop.";
+  private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+
+  private final ChildJvm jvm;
+  private final Path dataDirectory;
+  private final int port;
+  private final int s3Port;
+  private final int postgresPort;
+
+  private PuddleTwin(ChildJvm jvm, Path dataDirectory, int port, int s3Port, int postgresPort) {
+    this.jvm = jvm;
+    this.dataDirectory = dataDirectory;
+    this.port = port;
+    this.s3Port = s3Port;
+    this.postgresPort = postgresPort;
+  }
+
+  /** Starts the twin on free loopback ports and waits until it serves. */
+  public static PuddleTwin start(Path jar, List<String> jvmOptions, Path runDirectory) {
+    Path data = runDirectory.resolve("puddle-data");
+    int port = FreePorts.next();
+    int s3Port = FreePorts.next();
+    int postgresPort = FreePorts.next();
+    List<String> arguments =
+        concat(
+            jvmOptions,
+            List.of(
+                "-jar",
+                jar.toString(),
+                "--data-dir",
+                data.toString(),
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                String.valueOf(port),
+                "--s3-port",
+                String.valueOf(s3Port),
+                "--pg-port",
+                String.valueOf(postgresPort)));
+    ChildJvm jvm =
+        ChildJvm.start(
+            "puddle-local",
+            arguments,
+            Map.of(),
+            runDirectory.resolve("logs/puddle-local.log"),
+            line -> line.contains(READY_LINE));
+    PuddleTwin twin = new PuddleTwin(jvm, data, port, s3Port, postgresPort);
+    try {
+      jvm.awaitSignal(START_TIMEOUT);
+      return twin;
+    } catch (RuntimeException e) {
+      twin.close();
+      throw e;
+    }
+  }
+
+  public String uri() {
+    return "http://127.0.0.1:" + port;
+  }
+
+  public String s3Endpoint() {
+    return "http://127.0.0.1:" + s3Port;
+  }
+
+  public int postgresPort() {
+    return postgresPort;
+  }
+
+  /** A JDBC URL of a database in the twin's PostgreSQL (user postgres, no password). */
+  public String jdbcUrl(String database) {
+    return "jdbc:postgresql://127.0.0.1:" + postgresPort + "/" + database;
+  }
+
+  /**
+   * Stops the twin, which stops its PostgreSQL. PostgreSQL runs detached from the twin's JVM
+   * (pg_ctl starts it), so if the twin had to be killed, its postmaster is stopped here by the pid
+   * it recorded.
+   */
+  @Override
+  public void close() {
+    jvm.close();
+    Path pidFile = dataDirectory.resolve("postgres/postmaster.pid");
+    try {
+      if (Files.exists(pidFile)) {
+        long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().strip());
+        ProcessHandle.of(pid)
+            .filter(p -> p.info().command().orElse("").contains("postgres"))
+            .ifPresent(ProcessHandle::destroy);
+      }
+    } catch (IOException | RuntimeException e) {
+      System.err.println("Could not check for a leftover PostgreSQL: " + e.getMessage());
+    }
+  }
+
+  static List<String> concat(List<String> first, List<String> second) {
+    return Stream.concat(first.stream(), second.stream()).toList();
+  }
+}

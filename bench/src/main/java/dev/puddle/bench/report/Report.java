@@ -1,0 +1,233 @@
+package dev.puddle.bench.report;
+
+import dev.puddle.bench.measure.CommitRun;
+import dev.puddle.bench.measure.Comparison;
+import dev.puddle.bench.measure.Interleaved.Round;
+import dev.puddle.bench.measure.Stats;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.ToIntFunction;
+
+/** Everything one run found, as Markdown: the side-by-side ratios first, then Puddle alone. */
+public final class Report {
+  private final String setup;
+  private final List<Comparison> comparisons = new ArrayList<>();
+  private final List<CommitDetail> commits = new ArrayList<>();
+  private final List<String> failures = new ArrayList<>();
+  private final List<String> notes = new ArrayList<>();
+  private List<Duration> coldInits = List.of();
+  private OperationCosts costs;
+  private List<ArtifactSizes.Artifact> artifacts = List.of();
+
+  /** One commit configuration's rounds, for the lost-commit accounting. */
+  public record CommitDetail(String label, List<Round<CommitRun>> rounds) {
+    int sum(boolean puddle, ToIntFunction<CommitRun> field) {
+      return rounds.stream()
+          .mapToInt(r -> field.applyAsInt(puddle ? r.puddle() : r.reference()))
+          .sum();
+    }
+
+    public int lost(boolean puddle) {
+      return sum(puddle, CommitRun::lost);
+    }
+
+    public int phantoms(boolean puddle) {
+      return sum(puddle, CommitRun::phantoms);
+    }
+  }
+
+  /**
+   * @param setup how the run was configured, in a few sentences
+   */
+  public Report(String setup) {
+    this.setup = setup;
+  }
+
+  public void add(Comparison comparison) {
+    comparisons.add(comparison);
+  }
+
+  public void add(CommitDetail detail) {
+    commits.add(detail);
+  }
+
+  /** A one-off observation, outside the interleaved rounds. */
+  public void note(String note) {
+    notes.add(note);
+  }
+
+  /** A measurement that could not be completed, and why. */
+  public void failed(String measurement, Exception cause) {
+    failures.add(measurement + ": " + cause);
+  }
+
+  public void coldInits(List<Duration> durations) {
+    this.coldInits = List.copyOf(durations);
+  }
+
+  public void costs(OperationCosts costs) {
+    this.costs = costs;
+  }
+
+  public void artifacts(List<ArtifactSizes.Artifact> artifacts) {
+    this.artifacts = List.copyOf(artifacts);
+  }
+
+  /** The report, with the machine as it was at the end of the run. */
+  public String toMarkdown(Machine machine) {
+    StringBuilder out = new StringBuilder();
+    out.append("## Puddle side by side with Iceberg's reference REST server\n\n");
+    out.append(setup).append("\n\n");
+    out.append("Machine: ").append(machine.describe()).append(".\n\n");
+    out.append(
+        "Ratios are Puddle/reference per round, then their median and spread (lowest–highest)."
+            + " For latencies lower is better, for throughput higher is better. Absolute values"
+            + " are medians over the rounds, for scale only.\n\n");
+    out.append("| measurement | Puddle / reference | spread | Puddle | reference | goal | met |\n");
+    out.append("|---|---:|---:|---:|---:|---|---|\n");
+    for (Comparison c : comparisons) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | **%.2fx** | %.2f–%.2fx | %s | %s | %s | %s |%n",
+              c.name(),
+              c.medianRatio(),
+              c.minRatio(),
+              c.maxRatio(),
+              value(c.medianPuddle(), c.unit()),
+              value(c.medianReference(), c.unit()),
+              c.verdict().map(Comparison.Verdict::goal).orElse(""),
+              c.verdict().map(v -> v.met() ? "met" : "**not met**").orElse("")));
+    }
+    if (!commits.isEmpty()) {
+      out.append("\nCommits over all measured rounds: ok / failed after retries / other errors /")
+          .append(" lost (seen succeed, missing from the table's snapshots) / phantoms (seen fail")
+          .append(" with a conflict, present in the snapshots):\n\n");
+      out.append("| writers | Puddle | reference |\n|---|---|---|\n");
+      for (CommitDetail detail : commits) {
+        out.append("| ")
+            .append(detail.label())
+            .append(" | ")
+            .append(counts(detail, true))
+            .append(" | ")
+            .append(counts(detail, false))
+            .append(" |\n");
+      }
+    }
+    if (!notes.isEmpty()) {
+      out.append('\n');
+      notes.forEach(n -> out.append("- ").append(n).append('\n'));
+    }
+    appendPuddleAlone(out);
+    appendGoals(out);
+    if (!failures.isEmpty()) {
+      out.append("\n### Not measured\n\n");
+      failures.forEach(f -> out.append("- ").append(f).append('\n'));
+    }
+    return out.toString();
+  }
+
+  private void appendPuddleAlone(StringBuilder out) {
+    out.append("\n### Puddle alone\n\n");
+    out.append("SQL statements and S3 requests per operation, quoted from `OperationCostTest`");
+    if (costs == null || costs.lines().isEmpty()) {
+      out.append(": no output found; run `").append(OperationCosts.COMMAND).append("`.\n");
+    } else {
+      out.append(" (output of ")
+          .append(costs.written().map(Object::toString).orElse("unknown time"))
+          .append("):\n\n```\n");
+      costs.lines().forEach(line -> out.append(line).append('\n'));
+      out.append("```\n");
+    }
+    if (!coldInits.isEmpty()) {
+      List<Double> millis = coldInits.stream().map(d -> d.toNanos() / 1e6).toList();
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%nCold init of the read handler (new JVM on the functions class path, C1 only as on"
+                  + " Lambda: process spawn to the answer of one `loadTable` event): median"
+                  + " **%.0f ms** of %d (%s).%n",
+              Stats.median(millis),
+              millis.size(),
+              String.join(
+                  ", ", millis.stream().map(m -> String.format(Locale.ROOT, "%.0f", m)).toList())));
+    }
+    if (!artifacts.isEmpty()) {
+      out.append("\n| artifact | size |\n|---|---:|\n");
+      for (ArtifactSizes.Artifact artifact : artifacts) {
+        out.append("| ")
+            .append(artifact.name())
+            .append(" | ")
+            .append(size(artifact.bytes()))
+            .append(" |\n");
+      }
+    }
+  }
+
+  private void appendGoals(StringBuilder out) {
+    out.append("\n### Goals\n\n");
+    for (Comparison c : comparisons) {
+      c.verdict()
+          .ifPresent(
+              v ->
+                  out.append(
+                      String.format(
+                          Locale.ROOT,
+                          "- %s: %s %s (%.2fx)%n",
+                          c.name(),
+                          v.goal(),
+                          v.met() ? "met" : "**not met**",
+                          c.medianRatio())));
+    }
+    out.append(s3Goal("0 S3 reads per loadTable", "loadTable", List.of("GET", "HEAD", "LIST"), 0));
+    out.append(
+        s3Goal("at most 1 S3 write per commit", "commit", List.of("PUT", "DELETE", "POST"), 1));
+  }
+
+  private String s3Goal(String goal, String operation, List<String> kinds, int allowed) {
+    Optional<Map<String, Integer>> requests =
+        costs == null ? Optional.empty() : costs.s3Requests(operation);
+    if (requests.isEmpty()) {
+      return "- " + goal + ": not measured (no OperationCostTest output)\n";
+    }
+    int count = kinds.stream().mapToInt(kind -> requests.get().getOrDefault(kind, 0)).sum();
+    return String.format(
+        Locale.ROOT,
+        "- %s: %s (%d: %s)%n",
+        goal,
+        count <= allowed ? "met" : "**not met**",
+        count,
+        String.join(
+            " ", kinds.stream().map(k -> k + "=" + requests.get().getOrDefault(k, 0)).toList()));
+  }
+
+  private static String counts(CommitDetail detail, boolean puddle) {
+    return String.format(
+        Locale.ROOT,
+        "%d / %d / %d / %s / %s",
+        detail.sum(puddle, CommitRun::succeeded),
+        detail.sum(puddle, CommitRun::failed),
+        detail.sum(puddle, CommitRun::errors),
+        flagged(detail.lost(puddle)),
+        flagged(detail.phantoms(puddle)));
+  }
+
+  /** A count that must be zero, in bold unless it is. */
+  private static String flagged(int count) {
+    return count == 0 ? "0" : "**" + count + "**";
+  }
+
+  private static String size(long bytes) {
+    return bytes >= 1_000_000
+        ? String.format(Locale.ROOT, "%.1f MB", bytes / 1e6)
+        : String.format(Locale.ROOT, "%.0f kB", bytes / 1e3);
+  }
+
+  private static String value(double value, String unit) {
+    return String.format(Locale.ROOT, value >= 100 ? "%.0f %s" : "%.2f %s", value, unit);
+  }
+}
