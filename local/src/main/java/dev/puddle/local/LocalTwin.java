@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 
 /**
  * Puddle on one machine: an embedded PostgreSQL and an embedded S3 server on loopback, their data
@@ -36,6 +37,7 @@ public final class LocalTwin implements AutoCloseable {
 
   private final LocalPostgres postgres;
   private final LocalS3 s3;
+  private final Database.ConnectionFactory connections;
   private final Database database;
   private final Storage storage;
   private final HttpServer server;
@@ -45,6 +47,7 @@ public final class LocalTwin implements AutoCloseable {
   private LocalTwin(
       LocalPostgres postgres,
       LocalS3 s3,
+      Database.ConnectionFactory connections,
       Database database,
       Storage storage,
       HttpServer server,
@@ -52,6 +55,7 @@ public final class LocalTwin implements AutoCloseable {
       InFlight inFlight) {
     this.postgres = postgres;
     this.s3 = s3;
+    this.connections = connections;
     this.database = database;
     this.storage = storage;
     this.server = server;
@@ -60,15 +64,26 @@ public final class LocalTwin implements AutoCloseable {
   }
 
   public static LocalTwin start(Options options) {
+    return start(
+        options, postgres -> PostgresConnections.factory(postgres.jdbcUrl(), postgres.user(), null));
+  }
+
+  /**
+   * Starts the twin with the catalog reaching its PostgreSQL through the connections {@code
+   * metastore} makes for it, e.g. through the RDS Data API instead of JDBC. Connections that are
+   * {@link AutoCloseable} are closed with the twin.
+   */
+  public static LocalTwin start(
+      Options options, Function<LocalPostgres, Database.ConnectionFactory> metastore) {
     Path data = options.dataDirectory().toAbsolutePath();
     LocalPostgres postgres = LocalPostgres.start(data.resolve("postgres"), options.postgresPort());
     LocalS3 s3 = null;
+    Database.ConnectionFactory connections = null;
     try {
       s3 = LocalS3.start(data.resolve("s3"), options.bind(), options.s3Port());
       s3.ensureBucket(BUCKET);
-      Database database =
-          new Database(
-              PostgresConnections.factory(postgres.jdbcUrl(), postgres.user(), null), CONNECTIONS);
+      connections = metastore.apply(postgres);
+      Database database = new Database(connections, CONNECTIONS);
       Migrations.migrate(database);
       new Warehouses(database).ensure(REALM, WAREHOUSE, "s3://" + BUCKET + "/" + WAREHOUSE, Map.of());
       Storage storage =
@@ -84,12 +99,14 @@ public final class LocalTwin implements AutoCloseable {
       InFlight inFlight = new InFlight();
       server.createContext("/", new ApiGatewayBridge(handler, inFlight));
       server.start();
-      return new LocalTwin(postgres, s3, database, storage, server, executor, inFlight);
+      return new LocalTwin(postgres, s3, connections, database, storage, server, executor, inFlight);
     } catch (IOException e) {
+      closeQuietly(connections);
       closeQuietly(s3);
       postgres.close();
       throw new UncheckedIOException(e);
     } catch (RuntimeException e) {
+      closeQuietly(connections);
       closeQuietly(s3);
       postgres.close();
       throw e;
@@ -148,13 +165,14 @@ public final class LocalTwin implements AutoCloseable {
     server.stop(0);
     executor.shutdown();
     database.close();
+    closeQuietly(connections);
     storage.close();
     closeQuietly(s3);
     postgres.close();
   }
 
-  private static void closeQuietly(AutoCloseable closeable) {
-    if (closeable == null) {
+  private static void closeQuietly(Object resource) {
+    if (!(resource instanceof AutoCloseable closeable)) {
       return;
     }
     try {

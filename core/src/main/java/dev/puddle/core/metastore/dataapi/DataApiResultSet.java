@@ -1,0 +1,181 @@
+package dev.puddle.core.metastore.dataapi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.sql.Array;
+import java.sql.SQLDataException;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The {@link java.sql.ResultSet} subset the metastore uses, over rows read by {@link
+ * ResultReader}: forward-only, by column index. Values arrive as JSON ({@code row_to_json}), so
+ * the getters convert as PostgreSQL's JDBC driver would: numbers and text either way, UUIDs from
+ * their text, arrays as string arrays.
+ */
+final class DataApiResultSet {
+  private final List<List<JsonNode>> rows;
+  private int row = -1;
+  private boolean wasNull;
+  private boolean closed;
+
+  DataApiResultSet(List<List<JsonNode>> rows) {
+    this.rows = rows;
+  }
+
+  public boolean next() throws SQLException {
+    checkOpen();
+    if (row < rows.size()) {
+      row++;
+    }
+    return row < rows.size();
+  }
+
+  public String getString(int column) throws SQLException {
+    JsonNode value = value(column);
+    if (value == null) {
+      return null;
+    }
+    if (value.isTextual()) {
+      return value.textValue();
+    }
+    if (value.isBoolean()) {
+      return value.booleanValue() ? "t" : "f";
+    }
+    return value.isValueNode() ? value.asText() : value.toString();
+  }
+
+  public long getLong(int column) throws SQLException {
+    JsonNode value = value(column);
+    if (value == null) {
+      return 0;
+    }
+    if (value.isIntegralNumber() && value.canConvertToLong()) {
+      return value.longValue();
+    }
+    try {
+      return Long.parseLong(value.asText());
+    } catch (NumberFormatException e) {
+      throw new SQLDataException("Not a bigint: " + value, "22003", e);
+    }
+  }
+
+  public int getInt(int column) throws SQLException {
+    long value = getLong(column);
+    if (value != (int) value) {
+      throw new SQLDataException("Not an integer: " + value, "22003");
+    }
+    return (int) value;
+  }
+
+  public boolean getBoolean(int column) throws SQLException {
+    JsonNode value = value(column);
+    if (value == null) {
+      return false;
+    }
+    if (value.isBoolean()) {
+      return value.booleanValue();
+    }
+    return switch (value.asText()) {
+      case "t", "true", "1" -> true;
+      case "f", "false", "0" -> false;
+      default -> throw new SQLDataException("Not a boolean: " + value, "22018");
+    };
+  }
+
+  public Object getObject(int column) throws SQLException {
+    JsonNode value = value(column);
+    if (value == null) {
+      return null;
+    }
+    if (value.isIntegralNumber()) {
+      return value.canConvertToLong() ? (Object) value.longValue() : value.bigIntegerValue();
+    }
+    if (value.isBoolean()) {
+      return value.booleanValue();
+    }
+    if (value.isArray()) {
+      return getArray(column);
+    }
+    return getString(column);
+  }
+
+  public <T> T getObject(int column, Class<T> type) throws SQLException {
+    Object result;
+    if (type == UUID.class) {
+      String text = getString(column);
+      try {
+        result = text == null ? null : UUID.fromString(text);
+      } catch (IllegalArgumentException e) {
+        throw new SQLDataException("Not a UUID: " + text, "22P02", e);
+      }
+    } else if (type == String.class) {
+      result = getString(column);
+    } else if (type == Long.class) {
+      long value = getLong(column);
+      result = wasNull ? null : value;
+    } else if (type == Integer.class) {
+      int value = getInt(column);
+      result = wasNull ? null : value;
+    } else if (type == Boolean.class) {
+      boolean value = getBoolean(column);
+      result = wasNull ? null : value;
+    } else {
+      throw new SQLFeatureNotSupportedException("Cannot read a " + type.getName());
+    }
+    return type.cast(result);
+  }
+
+  /** An array column; its elements are strings, as they are for the text arrays Puddle keeps. */
+  public Array getArray(int column) throws SQLException {
+    JsonNode value = value(column);
+    if (value == null) {
+      return null;
+    }
+    if (!value.isArray()) {
+      throw new SQLDataException("Not an array: " + value, "22P02");
+    }
+    String[] elements = new String[value.size()];
+    for (int i = 0; i < elements.length; i++) {
+      JsonNode element = value.get(i);
+      elements[i] = element.isNull() ? null
+          : element.isValueNode() ? element.asText() : element.toString();
+    }
+    return JdbcSubset.of(Array.class, new DataApiArray("text", elements));
+  }
+
+  public boolean wasNull() throws SQLException {
+    checkOpen();
+    return wasNull;
+  }
+
+  public void close() {
+    closed = true;
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /** The value at the current row, or null (noting it for {@link #wasNull()}). */
+  private JsonNode value(int column) throws SQLException {
+    checkOpen();
+    if (row < 0 || row >= rows.size()) {
+      throw new SQLException("No current row", "24000");
+    }
+    List<JsonNode> values = rows.get(row);
+    if (column < 1 || column > values.size()) {
+      throw new SQLException("Column index out of range: " + column, "22023");
+    }
+    JsonNode value = values.get(column - 1);
+    wasNull = value == null || value.isNull();
+    return wasNull ? null : value;
+  }
+
+  private void checkOpen() throws SQLException {
+    if (closed) {
+      throw new SQLException("The result set is closed");
+    }
+  }
+}

@@ -1,0 +1,201 @@
+package dev.puddle.core.metastore.dataapi;
+
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The {@link java.sql.PreparedStatement} subset the metastore uses (which includes plain
+ * {@link java.sql.Statement}s, made with no SQL). Parameters are bound by position and sent as
+ * the Data API's named parameters {@code :p1}, {@code :p2}, … A plain statement may run a script
+ * of several statements: the Data API takes one at a time, so they are run in order.
+ */
+final class DataApiStatement {
+  private final DataApiConnection connection;
+  private final String sql;
+  private final int placeholders;
+  private final List<Parameter> parameters = new ArrayList<>();
+  private ResultSet resultSet;
+  private long updateCount = -1;
+  private boolean closed;
+
+  DataApiStatement(DataApiConnection connection, String sql) {
+    this.connection = connection;
+    this.sql = sql;
+    this.placeholders = sql == null ? 0 : SqlScanner.placeholders(sql);
+  }
+
+  public void setString(int index, String value) throws SQLException {
+    set(index, value == null ? new Parameter.Null() : new Parameter.Text(value));
+  }
+
+  public void setLong(int index, long value) throws SQLException {
+    set(index, new Parameter.Int64(value));
+  }
+
+  public void setInt(int index, int value) throws SQLException {
+    set(index, new Parameter.Int32(value));
+  }
+
+  public void setBoolean(int index, boolean value) throws SQLException {
+    set(index, new Parameter.Bool(value));
+  }
+
+  public void setNull(int index, int sqlType) throws SQLException {
+    set(index, new Parameter.Null());
+  }
+
+  public void setArray(int index, Array value) throws SQLException {
+    set(index, value == null ? new Parameter.Null() : new Parameter.Array(unwrap(value)));
+  }
+
+  /** Values of the types the metastore binds: null, UUID, strings, numbers, booleans, arrays. */
+  public void setObject(int index, Object value) throws SQLException {
+    Parameter parameter =
+        switch (value) {
+          case null -> new Parameter.Null();
+          case UUID uuid -> new Parameter.Uuid(uuid);
+          case String text -> new Parameter.Text(text);
+          case Long number -> new Parameter.Int64(number);
+          case Integer number -> new Parameter.Int32(number);
+          case Short number -> new Parameter.Int32(number);
+          case Boolean bool -> new Parameter.Bool(bool);
+          case Array array -> new Parameter.Array(unwrap(array));
+          default ->
+              throw new SQLFeatureNotSupportedException(
+                  "Cannot bind a " + value.getClass().getName() + " over the Data API");
+        };
+    set(index, parameter);
+  }
+
+  public void clearParameters() throws SQLException {
+    checkOpen();
+    parameters.clear();
+  }
+
+  public ResultSet executeQuery() throws SQLException {
+    execute(prepared(), true);
+    return resultSet;
+  }
+
+  public int executeUpdate() throws SQLException {
+    execute(prepared(), false);
+    return (int) updateCount;
+  }
+
+  public boolean execute() throws SQLException {
+    String statement = prepared();
+    return execute(statement, SqlScanner.isQuery(statement));
+  }
+
+  public ResultSet executeQuery(String sql) throws SQLException {
+    execute(single(sql), true);
+    return resultSet;
+  }
+
+  public int executeUpdate(String sql) throws SQLException {
+    execute(single(sql), false);
+    return (int) updateCount;
+  }
+
+  /** Runs a script statement by statement; the result is the last statement's. */
+  public boolean execute(String sql) throws SQLException {
+    plain();
+    boolean rows = false;
+    for (String statement : SqlScanner.statements(sql)) {
+      rows = execute(statement, SqlScanner.isQuery(statement));
+    }
+    return rows;
+  }
+
+  public ResultSet getResultSet() throws SQLException {
+    checkOpen();
+    return resultSet;
+  }
+
+  public int getUpdateCount() throws SQLException {
+    checkOpen();
+    return (int) updateCount;
+  }
+
+  public void close() {
+    closed = true;
+    resultSet = null;
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  private boolean execute(String statement, boolean query) throws SQLException {
+    checkOpen();
+    DataApiConnection.Outcome outcome = connection.run(statement, List.copyOf(parameters), query);
+    if (query) {
+      resultSet = JdbcSubset.of(ResultSet.class, new DataApiResultSet(outcome.rows()));
+      updateCount = -1;
+    } else {
+      resultSet = null;
+      updateCount = outcome.updateCount();
+    }
+    return query;
+  }
+
+  private void set(int index, Parameter parameter) throws SQLException {
+    checkOpen();
+    if (index < 1 || index > placeholders) {
+      throw new SQLException("Parameter index out of range: " + index, "22023");
+    }
+    while (parameters.size() < index) {
+      parameters.add(null);
+    }
+    parameters.set(index - 1, parameter);
+  }
+
+  /** The prepared SQL, once every parameter has a value. */
+  private String prepared() throws SQLException {
+    checkOpen();
+    if (sql == null) {
+      throw new SQLException("A plain statement needs SQL to execute");
+    }
+    for (int i = 0; i < placeholders; i++) {
+      if (i >= parameters.size() || parameters.get(i) == null) {
+        throw new SQLException("No value specified for parameter " + (i + 1), "07001");
+      }
+    }
+    return sql;
+  }
+
+  private String single(String script) throws SQLException {
+    plain();
+    List<String> statements = SqlScanner.statements(script);
+    if (statements.size() != 1) {
+      throw new SQLException("Expected one statement, got " + statements.size());
+    }
+    return statements.get(0);
+  }
+
+  private void plain() throws SQLException {
+    checkOpen();
+    if (sql != null) {
+      throw new SQLException("A prepared statement runs its own SQL");
+    }
+  }
+
+  private static DataApiArray unwrap(Array array) throws SQLException {
+    DataApiArray own = JdbcSubset.implementation(array, DataApiArray.class);
+    if (own == null) {
+      throw new SQLFeatureNotSupportedException("Bind arrays made with createArrayOf");
+    }
+    return own;
+  }
+
+  private void checkOpen() throws SQLException {
+    if (closed) {
+      throw new SQLException("The statement is closed");
+    }
+  }
+}
