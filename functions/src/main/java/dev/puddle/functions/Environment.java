@@ -1,7 +1,6 @@
 package dev.puddle.functions;
 
 import dev.puddle.core.metastore.Database;
-import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.storage.Storage;
 import java.util.Map;
@@ -16,8 +15,7 @@ final class Environment {
   static CatalogApi catalogApi(Map<String, String> env) {
     Database database =
         new Database(
-            PostgresConnections.factory(
-                required(env, "PUDDLE_DB_URL"), env.get("PUDDLE_DB_USER"), env.get("PUDDLE_DB_PASSWORD")),
+            MetastoreConnections.fromEnvironment(env),
             Integer.parseInt(env.getOrDefault("PUDDLE_DB_MAX_CONNECTIONS", "1")));
     return new CatalogApi(
         new CatalogApi.Settings(

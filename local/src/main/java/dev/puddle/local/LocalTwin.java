@@ -65,7 +65,8 @@ public final class LocalTwin implements AutoCloseable {
 
   public static LocalTwin start(Options options) {
     return start(
-        options, postgres -> PostgresConnections.factory(postgres.jdbcUrl(), postgres.user(), null));
+        options,
+        postgres -> PostgresConnections.factory(postgres.jdbcUrl(), postgres.user(), null));
   }
 
   /**
@@ -99,7 +100,8 @@ public final class LocalTwin implements AutoCloseable {
       InFlight inFlight = new InFlight();
       server.createContext("/", new ApiGatewayBridge(handler, inFlight));
       server.start();
-      return new LocalTwin(postgres, s3, connections, database, storage, server, executor, inFlight);
+      return new LocalTwin(
+          postgres, s3, connections, database, storage, server, executor, inFlight);
     } catch (IOException e) {
       closeQuietly(connections);
       closeQuietly(s3);

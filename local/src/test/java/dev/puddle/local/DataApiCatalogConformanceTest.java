@@ -1,9 +1,9 @@
 package dev.puddle.local;
 
 /**
- * Apache Iceberg's own catalog conformance suite with the metastore reached through the RDS
- * Data API: the same catalog and metastore code as {@link CatalogConformanceTest}, over the Data
- * API adapter, the real SDK client and a test endpoint in front of PostgreSQL.
+ * Apache Iceberg's own catalog conformance suite with the metastore reached through the RDS Data
+ * API: the same catalog and metastore code as {@link CatalogConformanceTest}, over the Data API
+ * adapter, the real SDK client and a test endpoint in front of PostgreSQL.
  */
 class DataApiCatalogConformanceTest extends CatalogConformanceTest {
   @Override

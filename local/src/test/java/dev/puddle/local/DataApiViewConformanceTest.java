@@ -2,8 +2,8 @@ package dev.puddle.local;
 
 /**
  * Apache Iceberg's own view catalog conformance suite with the metastore reached through the RDS
- * Data API: the same catalog and metastore code as {@link ViewConformanceTest}, over the Data
- * API adapter, the real SDK client and a test endpoint in front of PostgreSQL.
+ * Data API: the same catalog and metastore code as {@link ViewConformanceTest}, over the Data API
+ * adapter, the real SDK client and a test endpoint in front of PostgreSQL.
  */
 class DataApiViewConformanceTest extends ViewConformanceTest {
   @Override

@@ -18,13 +18,13 @@ import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.rest.RESTCatalog;
 
 /**
- * The local twins shared by the tests of a JVM, one per metastore access mode, on free ports,
- * with their data in temporary directories. Each test takes a fresh warehouse, so tests never see
- * each other's namespaces.
+ * The local twins shared by the tests of a JVM, one per metastore access mode, on free ports, with
+ * their data in temporary directories. Each test takes a fresh warehouse, so tests never see each
+ * other's namespaces.
  *
- * <p>In {@link Mode#DATA_API} the catalog reaches PostgreSQL through the RDS Data API: the real
- * SDK client against {@link DataApiTestEndpoint}, which runs the statements on the twin's
- * PostgreSQL. Migrations, the catalog and the tests' own queries all go that way.
+ * <p>In {@link Mode#DATA_API} the catalog reaches PostgreSQL through the RDS Data API: the real SDK
+ * client against {@link DataApiTestEndpoint}, which runs the statements on the twin's PostgreSQL.
+ * Migrations, the catalog and the tests' own queries all go that way.
  */
 public final class TestTwin {
   /** How the twin's catalog reaches its PostgreSQL. */
@@ -68,8 +68,8 @@ public final class TestTwin {
   }
 
   /**
-   * Data API connections through a test endpoint in front of the twin's PostgreSQL, started
-   * with the twin and closed together.
+   * Data API connections through a test endpoint in front of the twin's PostgreSQL, started with
+   * the twin and closed together.
    */
   private static final class ThroughEndpoint implements Database.ConnectionFactory, AutoCloseable {
     private DataApiTestEndpoint endpoint;

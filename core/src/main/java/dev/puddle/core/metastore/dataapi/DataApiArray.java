@@ -31,7 +31,9 @@ final class DataApiArray {
 
   /** The elements; a {@code String[]} when they are strings, as for every text array. */
   public Object getArray() {
-    return allStrings() ? Arrays.copyOf(elements, elements.length, String[].class) : elements.clone();
+    return allStrings()
+        ? Arrays.copyOf(elements, elements.length, String[].class)
+        : elements.clone();
   }
 
   public void free() {}

@@ -11,8 +11,8 @@ import software.amazon.awssdk.services.rdsdata.model.ExecuteStatementResponse;
 import software.amazon.awssdk.services.rdsdata.model.SqlParameter;
 
 /**
- * The Data API calls of one cluster, database and secret: every call is retried while the
- * cluster resumes, and its failures arrive as {@link SQLException}s.
+ * The Data API calls of one cluster, database and secret: every call is retried while the cluster
+ * resumes, and its failures arrive as {@link SQLException}s.
  */
 final class DataApiClient {
   /** The Data API accepts SQL text of at most this many characters. */
@@ -47,25 +47,30 @@ final class DataApiClient {
         null);
   }
 
+  /**
+   * Commits. A cluster that is resuming holds no transaction to commit, so this is not waited for:
+   * the transaction is lost either way.
+   */
   void commit(String transactionId) throws SQLException {
     call(
         () ->
             client.commitTransaction(
                 b -> b.resourceArn(resourceArn).secretArn(secretArn).transactionId(transactionId)),
-        null);
+        Duration.ZERO);
   }
 
+  /** Rolls back, not waiting for a resuming cluster either: it holds no transaction. */
   void rollback(String transactionId) throws SQLException {
     call(
         () ->
             client.rollbackTransaction(
                 b -> b.resourceArn(resourceArn).secretArn(secretArn).transactionId(transactionId)),
-        null);
+        Duration.ZERO);
   }
 
   /** Runs one statement, in the transaction if one is given, else on its own (autocommit). */
-  ExecuteStatementResponse execute(
-      String sql, List<SqlParameter> parameters, String transactionId) throws SQLException {
+  ExecuteStatementResponse execute(String sql, List<SqlParameter> parameters, String transactionId)
+      throws SQLException {
     return execute(sql, parameters, transactionId, null);
   }
 
@@ -75,7 +80,9 @@ final class DataApiClient {
       throws SQLException {
     if (sql.length() > MAX_SQL_LENGTH) {
       throw new SQLException(
-          "SQL of " + sql.length() + " characters exceeds the Data API's limit of "
+          "SQL of "
+              + sql.length()
+              + " characters exceeds the Data API's limit of "
               + MAX_SQL_LENGTH,
           DataApiErrors.PROGRAM_LIMIT_EXCEEDED);
     }

@@ -13,10 +13,10 @@ import software.amazon.awssdk.services.rdsdata.model.SqlParameter;
 
 /**
  * The {@link java.sql.Connection} subset the metastore uses, over the RDS Data API. A Data API
- * "connection" holds no network connection and no session: autocommit statements run on their
- * own, and a transaction is a {@code transactionId}, begun lazily by the first statement after
- * {@code setAutoCommit(false)} and ended by {@code commit()} or {@code rollback()}. So a
- * transaction that runs no statement costs no call.
+ * "connection" holds no network connection and no session: autocommit statements run on their own,
+ * and a transaction is a {@code transactionId}, begun lazily by the first statement after {@code
+ * setAutoCommit(false)} and ended by {@code commit()} or {@code rollback()}. So a transaction that
+ * runs no statement costs no call.
  *
  * <p>Like a JDBC connection it serves one thread at a time, which {@code Database} guarantees.
  */
@@ -115,25 +115,26 @@ final class DataApiConnection {
   }
 
   /**
-   * Runs a statement with positional parameters: in the open transaction (begun now if this is
-   * its first statement), else on its own, unless its values must be staged, which needs a
-   * transaction of its own.
+   * Runs a statement with positional parameters: in the open transaction (begun now if this is its
+   * first statement), else on its own, unless its values must be staged, which needs a transaction
+   * of its own.
    */
   Outcome run(String sql, List<Parameter> parameters, boolean query) throws SQLException {
     checkOpen();
+    boolean stage = ParameterStaging.needed(sql, parameters);
     if (!autoCommit) {
       if (transactionId == null) {
         transactionId = client.begin();
       }
-      return run(sql, parameters, query, transactionId);
+      return run(sql, parameters, query, transactionId, stage);
     }
-    if (!ParameterStaging.needed(sql, parameters)) {
-      return run(sql, parameters, query, null);
+    if (!stage) {
+      return run(sql, parameters, query, null, false);
     }
     String transaction = client.begin();
     Outcome outcome;
     try {
-      outcome = run(sql, parameters, query, transaction);
+      outcome = run(sql, parameters, query, transaction, true);
     } catch (SQLException | RuntimeException e) {
       try {
         client.rollback(transaction);
@@ -146,12 +147,11 @@ final class DataApiConnection {
     return outcome;
   }
 
-  private Outcome run(String sql, List<Parameter> parameters, boolean query, String transaction)
+  private Outcome run(
+      String sql, List<Parameter> parameters, boolean query, String transaction, boolean stage)
       throws SQLException {
     List<Parameter> bound =
-        ParameterStaging.needed(sql, parameters)
-            ? ParameterStaging.stage(client, transaction, sql, parameters)
-            : parameters;
+        stage ? ParameterStaging.stage(client, transaction, sql, parameters) : parameters;
     String named = SqlScanner.replacePlaceholders(sql, i -> bound.get(i - 1).placeholder("p" + i));
     List<SqlParameter> values = new ArrayList<>();
     for (int i = 0; i < bound.size(); i++) {

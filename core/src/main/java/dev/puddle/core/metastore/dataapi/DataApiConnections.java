@@ -16,9 +16,9 @@ import software.amazon.awssdk.services.rdsdata.RdsDataClientBuilder;
  * Opens metastore connections over the RDS Data API: HTTPS calls to an Aurora PostgreSQL cluster,
  * no VPC, no connection pool, no proxy, and a cluster that may pause at zero capacity. The
  * connections implement the part of JDBC the metastore uses, so {@link Database} and every
- * metastore class run unchanged over them. The Data API's limits are kept inside the adapter:
- * large results are read in pieces ({@link ResultReader}), large values written in pieces
- * ({@link ParameterStaging}), and a resuming cluster waited for ({@link ResumeRetry}).
+ * metastore class run unchanged over them. The Data API's limits are kept inside the adapter: large
+ * results are read in pieces ({@link ResultReader}), large values written in pieces ({@link
+ * ParameterStaging}), and a resuming cluster waited for ({@link ResumeRetry}).
  *
  * <p>The factory owns its SDK client and closes it.
  */
@@ -47,8 +47,8 @@ public final class DataApiConnections implements Database.ConnectionFactory, Aut
   }
 
   /**
-   * The Data API stops a statement after 45 seconds; the client waits a little longer so that
-   * it hears the service's own timeout rather than cutting the call off itself.
+   * The Data API stops a statement after 45 seconds; the client waits a little longer so that it
+   * hears the service's own timeout rather than cutting the call off itself.
    */
   private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(50);
 
@@ -74,10 +74,10 @@ public final class DataApiConnections implements Database.ConnectionFactory, Aut
   }
 
   /**
-   * An SDK client for the Data API of a region, optionally at another endpoint (a VPC endpoint,
-   * or a test's). It uses the JDK's HTTP client, like the rest of Puddle, and makes no retries of
-   * its own: a repeated call could apply a statement twice, so only calls that certainly did not
-   * run are repeated, by the adapter.
+   * An SDK client for the Data API of a region, optionally at another endpoint (a VPC endpoint, or
+   * a test's). It uses the JDK's HTTP client, like the rest of Puddle, and makes no retries of its
+   * own: a repeated call could apply a statement twice, so only calls that certainly did not run
+   * are repeated, by the adapter.
    */
   public static RdsDataClient client(
       String region, URI endpoint, AwsCredentialsProvider credentials) {

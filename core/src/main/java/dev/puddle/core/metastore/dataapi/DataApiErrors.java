@@ -28,9 +28,9 @@ import software.amazon.awssdk.services.rdsdata.model.TransactionNotFoundExceptio
  * Turns Data API failures into the {@link SQLException}s the metastore code reads, with the
  * SQLSTATE it branches on. For a failed statement the Data API puts PostgreSQL's own message in a
  * {@code BadRequestException} (or {@code DatabaseErrorException}), ending in {@code SQLState:
- * 23505}; the state is parsed from there, or recognised from PostgreSQL's message text if a
- * message ever comes without it. Failures of the service or of the path to it become connection
- * failures (class 08), so the metastore discards the connection and answers 503.
+ * 23505}; the state is parsed from there, or recognised from PostgreSQL's message text if a message
+ * ever comes without it. Failures of the service or of the path to it become connection failures
+ * (class 08), so the metastore discards the connection and answers 503.
  */
 final class DataApiErrors {
   static final String CONNECTION_FAILURE = "08006";
@@ -106,7 +106,8 @@ final class DataApiErrors {
 
   private static String message(SdkException e) {
     String message = e.getMessage();
-    if (e instanceof AwsServiceException service && service.awsErrorDetails() != null
+    if (e instanceof AwsServiceException service
+        && service.awsErrorDetails() != null
         && service.awsErrorDetails().errorMessage() != null) {
       message = service.awsErrorDetails().errorMessage();
     }

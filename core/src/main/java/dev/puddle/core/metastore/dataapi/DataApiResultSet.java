@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The {@link java.sql.ResultSet} subset the metastore uses, over rows read by {@link
- * ResultReader}: forward-only, by column index. Values arrive as JSON ({@code row_to_json}), so
- * the getters convert as PostgreSQL's JDBC driver would: numbers and text either way, UUIDs from
- * their text, arrays as string arrays.
+ * The {@link java.sql.ResultSet} subset the metastore uses, over rows read by {@link ResultReader}:
+ * forward-only, by column index. Values arrive as JSON ({@code row_to_json}), so the getters
+ * convert as PostgreSQL's JDBC driver would: numbers and text either way, UUIDs from their text,
+ * arrays as string arrays.
  */
 final class DataApiResultSet {
   private final List<List<JsonNode>> rows;
@@ -139,8 +139,8 @@ final class DataApiResultSet {
     String[] elements = new String[value.size()];
     for (int i = 0; i < elements.length; i++) {
       JsonNode element = value.get(i);
-      elements[i] = element.isNull() ? null
-          : element.isValueNode() ? element.asText() : element.toString();
+      elements[i] =
+          element.isNull() ? null : element.isValueNode() ? element.asText() : element.toString();
     }
     return JdbcSubset.of(Array.class, new DataApiArray("text", elements));
   }

@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The {@link java.sql.PreparedStatement} subset the metastore uses (which includes plain
- * {@link java.sql.Statement}s, made with no SQL). Parameters are bound by position and sent as
- * the Data API's named parameters {@code :p1}, {@code :p2}, … A plain statement may run a script
- * of several statements: the Data API takes one at a time, so they are run in order.
+ * The {@link java.sql.PreparedStatement} subset the metastore uses (which includes plain {@link
+ * java.sql.Statement}s, made with no SQL). Parameters are bound by position and sent as the Data
+ * API's named parameters {@code :p1}, {@code :p2}, … A plain statement may run a script of several
+ * statements: the Data API takes one at a time, so they are run in order.
  */
 final class DataApiStatement {
   private final DataApiConnection connection;

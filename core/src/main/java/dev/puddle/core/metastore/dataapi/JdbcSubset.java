@@ -13,9 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Implements a JDBC interface with a class that has only the methods Puddle uses. A call is
- * forwarded to the implementation's public method of the same name and parameter types; any
- * other method of the interface throws {@link SQLFeatureNotSupportedException}. That keeps the
- * Data API adapter to the subset it really supports, without hundreds of stubs.
+ * forwarded to the implementation's public method of the same name and parameter types; any other
+ * method of the interface throws {@link SQLFeatureNotSupportedException}. That keeps the Data API
+ * adapter to the subset it really supports, without hundreds of stubs.
  */
 final class JdbcSubset {
   /** Per implementation class: the method that serves each interface method, if any. */
@@ -83,7 +83,9 @@ final class JdbcSubset {
     Optional<Method> target = TARGETS.get(type).computeIfAbsent(method, m -> find(type, m));
     if (target.isEmpty()) {
       String message =
-          jdbcInterface.getSimpleName() + "." + method.getName()
+          jdbcInterface.getSimpleName()
+              + "."
+              + method.getName()
               + " is not supported over the RDS Data API";
       if (Arrays.asList(method.getExceptionTypes()).contains(SQLException.class)) {
         throw new SQLFeatureNotSupportedException(message);

@@ -1,8 +1,8 @@
 package dev.puddle.core.metastore.dataapi;
 
 /**
- * Sizes of strings as they travel in the Data API's JSON requests: escapes make text full of
- * quotes or control characters much larger on the wire than in the database.
+ * Sizes of strings as they travel in the Data API's JSON requests: escapes make text full of quotes
+ * or control characters much larger on the wire than in the database.
  */
 final class JsonText {
   private JsonText() {}

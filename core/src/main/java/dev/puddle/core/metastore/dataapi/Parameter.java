@@ -6,8 +6,8 @@ import software.amazon.awssdk.services.rdsdata.model.SqlParameter;
 import software.amazon.awssdk.services.rdsdata.model.TypeHint;
 
 /**
- * A value bound to a {@code ?} placeholder, and how it travels through the Data API: the text
- * that replaces the placeholder in the SQL and the named parameter that carries the value.
+ * A value bound to a {@code ?} placeholder, and how it travels through the Data API: the text that
+ * replaces the placeholder in the SQL and the named parameter that carries the value.
  */
 sealed interface Parameter {
 
@@ -53,8 +53,8 @@ sealed interface Parameter {
   }
 
   /**
-   * An integer. The Data API has only long values, so the placeholder is cast back: functions
-   * like {@code pg_advisory_xact_lock(int, int)} are resolved by their argument types.
+   * An integer. The Data API has only long values, so the placeholder is cast back: functions like
+   * {@code pg_advisory_xact_lock(int, int)} are resolved by their argument types.
    */
   record Int32(int value) implements Parameter {
     @Override
@@ -98,7 +98,10 @@ sealed interface Parameter {
 
     @Override
     public SqlParameter toSql(String name) {
-      return SqlParameter.builder().name(name).value(Field.fromStringValue(value.literal())).build();
+      return SqlParameter.builder()
+          .name(name)
+          .value(Field.fromStringValue(value.literal()))
+          .build();
     }
 
     @Override
@@ -108,8 +111,8 @@ sealed interface Parameter {
   }
 
   /**
-   * A value too large for one request, staged beforehand in a transaction-local setting (see
-   * {@link ParameterStaging}); the SQL reads it back from there, cast to {@code type} if given.
+   * A value too large for one request, staged beforehand in a transaction-local setting (see {@link
+   * ParameterStaging}); the SQL reads it back from there, cast to {@code type} if given.
    */
   record Staged(String setting, String type) implements Parameter {
     @Override

@@ -7,38 +7,44 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.services.rdsdata.model.Field;
 import software.amazon.awssdk.services.rdsdata.model.SqlParameter;
 
 /**
- * Reads the rows of a query within the Data API's limits: at most 1 MiB per response and 64 KB
- * per row of the result set, while a table's metadata JSON alone can be many megabytes.
+ * Reads the rows of a query within the Data API's limits: at most 1 MiB per response and 64 KB per
+ * row of the result set, while a table's metadata JSON alone can be many megabytes.
  *
- * <p>The query runs wrapped, each of its rows turned into one JSON text ({@code row_to_json}).
- * Rows small enough come back whole in that one call, as long as they fit the response budget;
- * it is the only call of a common read. For every other row the call returns only its size, and
- * keeps its JSON for the rest of the transaction in a transaction-local setting ({@code
- * set_config(…, true)}), from which it is then fetched in byte pieces of at most 60,000 bytes, as
- * many per call as fit the budget. All of it comes from the one execution of the query, so the
- * rows are consistent whatever happens in between. Outside a transaction a setting would not
- * outlive the call, so a read that finds large rows runs again in a transaction of its own,
- * which it rolls back.
+ * <p>The query runs wrapped, each of its rows turned into one JSON text ({@code row_to_json}). Rows
+ * small enough come back whole in that one call, as long as they fit the response budget; it is the
+ * only call of a common read. For every other row the call returns only its size, and keeps its
+ * JSON for the rest of the transaction in a transaction-local setting ({@code set_config(…,
+ * true)}), from which it is then fetched in byte pieces of at most 60,000 bytes, as many per call
+ * as fit the budget. All of it comes from the one execution of the query, so the rows are
+ * consistent whatever happens in between. Outside a transaction a setting would not outlive the
+ * call, so a read that finds large rows runs again in a transaction of its own, which it rolls
+ * back.
  *
- * <p>Rows of the JSON form keep every column in order, including duplicate names; values lose
- * their SQL type and are read back by {@link DataApiResultSet}'s getters.
+ * <p>Rows of the JSON form keep every column in order, including duplicate names; values lose their
+ * SQL type and are read back by {@link DataApiResultSet}'s getters.
  */
 final class ResultReader {
   /** Bytes of JSON a response may carry: the 1 MiB limit, less room for the envelope. */
   static final long RESPONSE_BUDGET = 900_000;
+
   /** Bytes of a row returned whole, within the 64 KB row limit with room for the other columns. */
   static final int ROW_LIMIT = 60_000;
+
   /** Bytes of one piece of a large row. */
   static final int PIECE = 60_000;
+
   /** JSON bytes counted per row besides its value. */
   private static final int ROW_OVERHEAD = 150;
+
   /** A query may return at most this many rows, so that their overhead fits a response. */
   static final int MAX_ROWS = 2_000;
+
   private static final String SETTING_PREFIX = "puddle.dataapi_row_";
 
   private final DataApiClient client;
@@ -48,8 +54,8 @@ final class ResultReader {
   }
 
   /**
-   * The rows of a query whose SQL uses named parameters, each row's values in column order; in
-   * the transaction if one is given.
+   * The rows of a query whose SQL uses named parameters, each row's values in column order; in the
+   * transaction if one is given.
    */
   List<List<JsonNode>> read(String sql, List<SqlParameter> parameters, String transactionId)
       throws SQLException {
@@ -66,9 +72,15 @@ final class ResultReader {
     try {
       rows = first(wrapped, parameters, transaction);
       fetch(rows, transaction);
-    } finally {
-      client.rollback(transaction);
+    } catch (SQLException | RuntimeException e) {
+      try {
+        client.rollback(transaction);
+      } catch (SQLException rollbackFailure) {
+        e.addSuppressed(rollbackFailure);
+      }
+      throw e;
     }
+    client.rollback(transaction); // it only read
     return values(rows);
   }
 
@@ -77,12 +89,13 @@ final class ResultReader {
     private final long number;
     private final long size;
     private String json;
-    private final ByteArrayOutputStream pieces = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream pieces;
 
     Row(long number, long size, String json) {
       this.number = number;
       this.size = size;
       this.json = json;
+      this.pieces = json == null ? new ByteArrayOutputStream() : null;
     }
 
     boolean whole() {
@@ -141,19 +154,24 @@ final class ResultReader {
     while (next < pieces.size()) {
       int end = next;
       long size = 0;
-      while (end < pieces.size() && (end == next || size + pieces.get(end).responseSize()
-          <= RESPONSE_BUDGET)) {
+      while (end < pieces.size()
+          && (end == next || size + pieces.get(end).responseSize() <= RESPONSE_BUDGET)) {
         size += pieces.get(end).responseSize();
         end++;
       }
       List<Piece> call = pieces.subList(next, end);
       List<List<Field>> records =
-          client.execute(PIECES, List.of(
-              number("dataapi_first_row", call.getFirst().row().number),
-              number("dataapi_last_row", call.getLast().row().number),
-              text("dataapi_rows", array(call, piece -> piece.row().number)),
-              text("dataapi_offsets", array(call, Piece::offset)),
-              text("dataapi_lengths", array(call, Piece::length))), transactionId).records();
+          client
+              .execute(
+                  PIECES,
+                  List.of(
+                      number("dataapi_first_row", call.getFirst().row().number),
+                      number("dataapi_last_row", call.getLast().row().number),
+                      text("dataapi_rows", array(call, piece -> piece.row().number)),
+                      text("dataapi_offsets", array(call, Piece::offset)),
+                      text("dataapi_lengths", array(call, Piece::length))),
+                  transactionId)
+              .records();
       if (records.size() != call.size()) {
         throw new SQLException("Expected " + call.size() + " pieces, got " + records.size());
       }
@@ -181,22 +199,27 @@ final class ResultReader {
   }
 
   /**
-   * Each row: its number in the query's order; its JSON if it is returned whole (small enough,
-   * and within the response budget, which reserves the overhead of every row); its size in bytes;
-   * and, when asked to keep them, the size of the JSON kept for the rows not returned whole.
-   * Windows without ORDER BY take the rows as the query returns them, so nothing is sorted.
+   * Each row: its number in the query's order; its JSON if it is returned whole (small enough, and
+   * within the response budget, which reserves the overhead of every row); its size in bytes; and,
+   * when asked to keep them, the size of the JSON kept for the rows not returned whole. Windows
+   * without ORDER BY take the rows as the query returns them, so nothing is sorted.
    */
   private static String firstCall(String sql) {
     return "SELECT r.n, CASE WHEN r.whole THEN r.j END, r.b,"
         + " CASE WHEN NOT r.whole AND :dataapi_keep"
-        + " THEN octet_length(set_config('" + SETTING_PREFIX + "' || r.n, r.j, true)) END"
+        + " THEN octet_length(set_config('"
+        + SETTING_PREFIX
+        + "' || r.n, r.j, true)) END"
         + " FROM (SELECT c.n, c.j, c.b, c.b <= :dataapi_row_limit"
         + " AND sum(c.cost) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
-        + " + " + ROW_OVERHEAD + " * count(*) OVER () <= :dataapi_budget AS whole"
+        + " + "
+        + ROW_OVERHEAD
+        + " * count(*) OVER () <= :dataapi_budget AS whole"
         + " FROM (SELECT o.n, o.j, octet_length(o.j) AS b,"
         + " CASE WHEN octet_length(o.j) <= :dataapi_row_limit"
         + " THEN octet_length(to_json(o.j)::text) ELSE 0 END AS cost"
-        + " FROM (SELECT row_number() OVER () AS n, row_to_json(q)::text AS j FROM (" + sql
+        + " FROM (SELECT row_number() OVER () AS n, row_to_json(q)::text AS j FROM ("
+        + sql
         + "\n) AS q) AS o) AS c) AS r LIMIT :dataapi_max_rows";
   }
 
@@ -208,9 +231,15 @@ final class ResultReader {
    */
   private static final String PIECES =
       "SELECT substring(CASE p.n"
-          + " WHEN :dataapi_first_row THEN (SELECT " + bytes(":dataapi_first_row") + ")"
-          + " WHEN :dataapi_last_row THEN (SELECT " + bytes(":dataapi_last_row") + ")"
-          + " ELSE " + bytes("p.n") + " END FROM p.o::integer FOR p.len::integer)"
+          + " WHEN :dataapi_first_row THEN (SELECT "
+          + bytes(":dataapi_first_row")
+          + ")"
+          + " WHEN :dataapi_last_row THEN (SELECT "
+          + bytes(":dataapi_last_row")
+          + ")"
+          + " ELSE "
+          + bytes("p.n")
+          + " END FROM p.o::integer FOR p.len::integer)"
           + " FROM unnest(CAST(:dataapi_rows AS bigint[]), CAST(:dataapi_offsets AS bigint[]),"
           + " CAST(:dataapi_lengths AS bigint[])) WITH ORDINALITY AS p(n, o, len, k)"
           + " ORDER BY p.k";
@@ -219,7 +248,7 @@ final class ResultReader {
     return "convert_to(current_setting('" + SETTING_PREFIX + "' || " + row + "), 'UTF8')";
   }
 
-  private static String array(List<Piece> pieces, java.util.function.ToLongFunction<Piece> value) {
+  private static String array(List<Piece> pieces, ToLongFunction<Piece> value) {
     return pieces.stream()
         .map(piece -> String.valueOf(value.applyAsLong(piece)))
         .collect(Collectors.joining(",", "{", "}"));

@@ -9,15 +9,15 @@ import java.util.function.Supplier;
 import software.amazon.awssdk.services.rdsdata.model.DatabaseResumingException;
 
 /**
- * Waits out an Aurora Serverless v2 cluster that is resuming from zero capacity: a call that
- * fails with {@link DatabaseResumingException} did not run, so it is repeated, with exponential
- * back-off and jitter, until it succeeds or the deadline would pass. Then the caller gets a
- * connection failure (SQLSTATE 08001), which the catalog answers with 503 while there is still
- * time to answer at all.
+ * Waits out an Aurora Serverless v2 cluster that is resuming from zero capacity: a call that fails
+ * with {@link DatabaseResumingException} did not run, so it is repeated, with exponential back-off
+ * and jitter, until it succeeds or the deadline would pass. Then the caller gets a connection
+ * failure (SQLSTATE 08001), which the catalog answers with 503 while there is still time to answer
+ * at all.
  *
- * <p>The deadline is the earlier of {@code maxWait} after the call started and the request's
- * own deadline, when one is known ({@code requestDeadline}, in {@link System#nanoTime()} terms,
- * {@link Long#MAX_VALUE} for none).
+ * <p>The deadline is the earlier of {@code maxWait} after the call started and the request's own
+ * deadline, when one is known ({@code requestDeadline}, in {@link System#nanoTime()} terms, {@link
+ * Long#MAX_VALUE} for none).
  */
 final class ResumeRetry {
   private final Duration maxWait;
@@ -40,8 +40,8 @@ final class ResumeRetry {
   /** As {@link #call(Supplier)}, waiting at most {@code wait} (if shorter than the usual). */
   <T> T call(Supplier<T> call, Duration wait) throws SQLException {
     long start = System.nanoTime();
-    long deadline = Math.min(start + Math.min(wait.toNanos(), maxWait.toNanos()),
-        requestDeadline.getAsLong());
+    long deadline =
+        Math.min(start + Math.min(wait.toNanos(), maxWait.toNanos()), requestDeadline.getAsLong());
     long backoff = firstBackoff.toNanos();
     int attempts = 0;
     while (true) {
@@ -52,8 +52,11 @@ final class ResumeRetry {
         long sleep = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
         if (System.nanoTime() + sleep >= deadline) {
           throw new SQLTransientConnectionException(
-              "The metastore database is still resuming after " + attempts + " attempts in "
-                  + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms",
+              "The metastore database is still resuming after "
+                  + attempts
+                  + " attempts in "
+                  + Duration.ofNanos(System.nanoTime() - start).toMillis()
+                  + " ms",
               DataApiErrors.UNABLE_TO_CONNECT,
               e);
         }

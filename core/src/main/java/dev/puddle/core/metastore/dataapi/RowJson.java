@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads a row written by PostgreSQL's {@code row_to_json}: its values in column order. The
- * object is read as a stream, so that columns of the same name are all kept.
+ * Reads a row written by PostgreSQL's {@code row_to_json}: its values in column order. The object
+ * is read as a stream, so that columns of the same name are all kept.
  */
 final class RowJson {
   /** A row holds whole metadata documents, which may be far larger than Jackson's defaults. */

@@ -113,8 +113,8 @@ public final class SqlScanner {
   }
 
   /**
-   * Whether the statement returns rows: it starts, after comments and parentheses, with
-   * {@code SELECT}, {@code WITH}, {@code VALUES}, {@code TABLE} or {@code SHOW}.
+   * Whether the statement returns rows: it starts, after comments and parentheses, with {@code
+   * SELECT}, {@code WITH}, {@code VALUES}, {@code TABLE} or {@code SHOW}.
    */
   public static boolean isQuery(String sql) {
     StringBuilder code = new StringBuilder();
@@ -153,8 +153,10 @@ public final class SqlScanner {
       int skipTo = -1;
       int commentEnd = -1;
       if (c == '\'') {
-        boolean backslashEscapes = i > 0 && (sql.charAt(i - 1) == 'E' || sql.charAt(i - 1) == 'e')
-            && (i < 2 || !isIdentifierPart(sql.charAt(i - 2)));
+        boolean backslashEscapes =
+            i > 0
+                && (sql.charAt(i - 1) == 'E' || sql.charAt(i - 1) == 'e')
+                && (i < 2 || !isIdentifierPart(sql.charAt(i - 2)));
         skipTo = endOfQuoted(sql, i, '\'', backslashEscapes);
       } else if (c == '"') {
         skipTo = endOfQuoted(sql, i, '"', false);
@@ -242,11 +244,13 @@ public final class SqlScanner {
   /** {@code $tag$ … $tag$}; a {@code $} that does not open a tag (e.g. {@code $1}) is code. */
   private static int endOfDollarQuoted(String sql, int open) {
     int tagEnd = open + 1;
-    while (tagEnd < sql.length() && isIdentifierPart(sql.charAt(tagEnd))
+    while (tagEnd < sql.length()
+        && isIdentifierPart(sql.charAt(tagEnd))
         && sql.charAt(tagEnd) != '$') {
       tagEnd++;
     }
-    if (tagEnd >= sql.length() || sql.charAt(tagEnd) != '$'
+    if (tagEnd >= sql.length()
+        || sql.charAt(tagEnd) != '$'
         || (tagEnd > open + 1 && Character.isDigit(sql.charAt(open + 1)))) {
       return -1;
     }

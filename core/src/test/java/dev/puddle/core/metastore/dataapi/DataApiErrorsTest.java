@@ -33,8 +33,11 @@ class DataApiErrorsTest {
 
   @Test
   void withoutAStatePostgresMessagesAreRecognised() {
-    assertThat(DataApiErrors.sqlState("ERROR: insert or update on table \"child\" violates foreign"
-        + " key constraint \"child_parent_id_fkey\"")).isEqualTo("23503");
+    assertThat(
+            DataApiErrors.sqlState(
+                "ERROR: insert or update on table \"child\" violates foreign"
+                    + " key constraint \"child_parent_id_fkey\""))
+        .isEqualTo("23503");
     assertThat(DataApiErrors.sqlState("ERROR: duplicate key value violates unique constraint"))
         .isEqualTo("23505");
     assertThat(DataApiErrors.sqlState("Some other problem")).isNull();
@@ -42,7 +45,8 @@ class DataApiErrorsTest {
 
   @Test
   void serviceFailuresAreConnectionFailures() {
-    SQLException unavailable = DataApiErrors.translate(DatabaseUnavailableException.builder().build());
+    SQLException unavailable =
+        DataApiErrors.translate(DatabaseUnavailableException.builder().build());
     assertThat((Object) unavailable).isInstanceOf(SQLTransientConnectionException.class);
     assertThat(unavailable.getSQLState()).isEqualTo("08006");
     assertThat((Object) DataApiErrors.translate(SdkClientException.create("connection reset")))

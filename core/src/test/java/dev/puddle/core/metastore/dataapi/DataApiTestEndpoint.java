@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -28,19 +29,18 @@ import java.util.concurrent.atomic.AtomicReference;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.rdsdata.RdsDataClient;
-import java.util.Iterator;
 
 /**
- * A test-only RDS Data API on loopback: it speaks the service's REST-JSON protocol to the real
- * SDK client ({@code ExecuteStatement}, {@code BeginTransaction}, {@code CommitTransaction},
- * {@code RollbackTransaction}) and runs the statements on a real PostgreSQL, one JDBC connection
- * per {@code transactionId}.
+ * A test-only RDS Data API on loopback: it speaks the service's REST-JSON protocol to the real SDK
+ * client ({@code ExecuteStatement}, {@code BeginTransaction}, {@code CommitTransaction}, {@code
+ * RollbackTransaction}) and runs the statements on a real PostgreSQL, one JDBC connection per
+ * {@code transactionId}.
  *
  * <p>It enforces the service's limits, so that the adapter is tested against them: requests of at
- * most 4 MiB, SQL of at most 65,536 characters, one statement per call, no array parameters,
- * result rows of at most 64 KB and responses of at most 1 MiB. Failed statements answer as the
- * service does for Aurora PostgreSQL, a {@code BadRequestException} whose message is PostgreSQL's
- * ending in {@code ; SQLState: NNNNN}. It can make the next calls fail with {@code
+ * most 4 MiB, SQL of at most 65,536 characters, one statement per call, no array parameters, result
+ * rows of at most 64 KB and responses of at most 1 MiB. Failed statements answer as the service
+ * does for Aurora PostgreSQL, a {@code BadRequestException} whose message is PostgreSQL's ending in
+ * {@code ; SQLState: NNNNN}. It can make the next calls fail with {@code
  * DatabaseResumingException}, as a cluster resuming from zero capacity does, and counts calls by
  * operation. Signatures are not checked.
  */
@@ -81,8 +81,8 @@ public final class DataApiTestEndpoint implements AutoCloseable {
 
   private record PendingAction(AtomicInteger skip, Runnable action) {}
 
-  private DataApiTestEndpoint(HttpServer server, ExecutorService threads,
-      PostgresSessions sessions) {
+  private DataApiTestEndpoint(
+      HttpServer server, ExecutorService threads, PostgresSessions sessions) {
     this.server = server;
     this.threads = threads;
     this.sessions = sessions;
@@ -172,7 +172,10 @@ public final class DataApiTestEndpoint implements AutoCloseable {
         return;
       }
       if (resuming.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-        error(exchange, 400, "DatabaseResumingException",
+        error(
+            exchange,
+            400,
+            "DatabaseResumingException",
             "The Aurora DB instance is resuming after being auto-paused."
                 + " Please wait a few seconds and try again.");
         return;
@@ -194,7 +197,10 @@ public final class DataApiTestEndpoint implements AutoCloseable {
             };
         byte[] bytes = JSON.writeValueAsBytes(response);
         if (bytes.length > MAX_RESPONSE_BYTES) {
-          error(exchange, 400, "BadRequestException",
+          error(
+              exchange,
+              400,
+              "BadRequestException",
               "Database returned more than the allowed response size limit");
           return;
         }
@@ -208,7 +214,10 @@ public final class DataApiTestEndpoint implements AutoCloseable {
         error(exchange, e.status, e.type, e.getMessage());
       } catch (SQLException e) {
         // as the Data API reports PostgreSQL errors: the server's message, then its SQLSTATE
-        error(exchange, 400, "BadRequestException",
+        error(
+            exchange,
+            400,
+            "BadRequestException",
             e.getMessage() + "; SQLState: " + e.getSQLState());
       }
     }
@@ -216,7 +225,8 @@ public final class DataApiTestEndpoint implements AutoCloseable {
 
   private ObjectNode execute(JsonNode request) throws SQLException, Refused {
     PendingAction pending = pendingAction.get();
-    if (pending != null && pending.skip().getAndDecrement() == 0
+    if (pending != null
+        && pending.skip().getAndDecrement() == 0
         && pendingAction.compareAndSet(pending, null)) {
       pending.action().run();
     }
@@ -237,8 +247,7 @@ public final class DataApiTestEndpoint implements AutoCloseable {
     String transactionId = transaction(request);
     List<String> names = new ArrayList<>();
     String positional = positional(sql, names);
-    PostgresSessions.Result result =
-        sessions.execute(positional, names, parameters, transactionId);
+    PostgresSessions.Result result = sessions.execute(positional, names, parameters, transactionId);
     ObjectNode response = JSON.createObjectNode();
     ArrayNode records = response.putArray("records");
     for (List<ObjectNode> row : result.records()) {
@@ -249,8 +258,8 @@ public final class DataApiTestEndpoint implements AutoCloseable {
         record.add(field);
       }
       if (size > MAX_ROW_BYTES) {
-        throw new Refused(400, "BadRequestException",
-            "Database response exceeded the 64 KB row size limit");
+        throw new Refused(
+            400, "BadRequestException", "Database response exceeded the 64 KB row size limit");
       }
     }
     response.put("numberOfRecordsUpdated", result.updated());
@@ -269,8 +278,8 @@ public final class DataApiTestEndpoint implements AutoCloseable {
   private String transaction(JsonNode request) throws Refused {
     String transactionId = request.path("transactionId").asText(null);
     if (transactionId != null && !sessions.exists(transactionId)) {
-      throw new Refused(404, "TransactionNotFoundException",
-          "Transaction " + transactionId + " is not found");
+      throw new Refused(
+          404, "TransactionNotFoundException", "Transaction " + transactionId + " is not found");
     }
     return transactionId;
   }

@@ -24,8 +24,8 @@ import java.util.concurrent.LinkedBlockingDeque;
 
 /**
  * The database side of {@link DataApiTestEndpoint}: runs Data API statements on PostgreSQL over
- * JDBC, autocommit ones on pooled connections and each transaction on a connection of its own,
- * and converts parameters and results between the Data API's JSON fields and JDBC.
+ * JDBC, autocommit ones on pooled connections and each transaction on a connection of its own, and
+ * converts parameters and results between the Data API's JSON fields and JDBC.
  */
 final class PostgresSessions implements AutoCloseable {
   /** A statement's result, as the Data API returns it. */
@@ -76,8 +76,9 @@ final class PostgresSessions implements AutoCloseable {
    * Runs a statement whose parameters are already positional ({@code names} says which named
    * parameter each {@code ?} takes).
    */
-  Result execute(String sql, List<String> names, Map<String, JsonNode> parameters,
-      String transactionId) throws SQLException {
+  Result execute(
+      String sql, List<String> names, Map<String, JsonNode> parameters, String transactionId)
+      throws SQLException {
     if (transactionId != null) {
       Connection connection = transactions.get(transactionId);
       synchronized (connection) {
@@ -106,8 +107,9 @@ final class PostgresSessions implements AutoCloseable {
     }
   }
 
-  private static Result execute(Connection connection, String sql, List<String> names,
-      Map<String, JsonNode> parameters) throws SQLException {
+  private static Result execute(
+      Connection connection, String sql, List<String> names, Map<String, JsonNode> parameters)
+      throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
       for (int i = 0; i < names.size(); i++) {
         JsonNode parameter = parameters.get(names.get(i));
