@@ -24,11 +24,19 @@ sealed interface Parameter {
     return 32;
   }
 
-  /** SQL NULL, typed by its context in the statement. */
+  /**
+   * SQL NULL, written into the statement as the literal: PostgreSQL types it from its context, as
+   * it does an untyped JDBC null, whatever type the Data API would give a null parameter.
+   */
   record Null() implements Parameter {
     @Override
+    public String placeholder(String name) {
+      return "NULL";
+    }
+
+    @Override
     public SqlParameter toSql(String name) {
-      return SqlParameter.builder().name(name).value(Field.builder().isNull(true).build()).build();
+      return null;
     }
   }
 

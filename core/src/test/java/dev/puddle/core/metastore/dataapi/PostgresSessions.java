@@ -81,6 +81,9 @@ final class PostgresSessions implements AutoCloseable {
       throws SQLException {
     if (transactionId != null) {
       Connection connection = transactions.get(transactionId);
+      if (connection == null) {
+        throw new SQLException("Transaction " + transactionId + " ended", "08003");
+      }
       synchronized (connection) {
         return execute(connection, sql, names, parameters);
       }
