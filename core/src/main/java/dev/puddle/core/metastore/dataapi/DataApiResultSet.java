@@ -5,6 +5,13 @@ import java.sql.Array;
 import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Timestamp;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.TemporalAccessor;
 import java.util.List;
 import java.util.UUID;
 
@@ -125,6 +132,28 @@ final class DataApiResultSet {
       throw new SQLFeatureNotSupportedException("Cannot read a " + type.getName());
     }
     return type.cast(result);
+  }
+
+  /**
+   * A {@code timestamptz} (or {@code timestamp}, read as UTC) column, which {@code row_to_json}
+   * writes in ISO 8601.
+   */
+  public Timestamp getTimestamp(int column) throws SQLException {
+    String text = getString(column);
+    if (text == null) {
+      return null;
+    }
+    try {
+      TemporalAccessor parsed =
+          DateTimeFormatter.ISO_DATE_TIME.parseBest(
+              text, OffsetDateTime::from, LocalDateTime::from);
+      return Timestamp.from(
+          parsed instanceof OffsetDateTime offset
+              ? offset.toInstant()
+              : ((LocalDateTime) parsed).toInstant(ZoneOffset.UTC));
+    } catch (DateTimeParseException e) {
+      throw new SQLDataException("Not a timestamp: " + text, "22007", e);
+    }
   }
 
   /** An array column; its elements are strings, as they are for the text arrays Puddle keeps. */

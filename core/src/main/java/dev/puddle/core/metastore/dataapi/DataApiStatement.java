@@ -4,6 +4,7 @@ import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -43,6 +44,10 @@ final class DataApiStatement {
 
   public void setBoolean(int index, boolean value) throws SQLException {
     set(index, new Parameter.Bool(value));
+  }
+
+  public void setTimestamp(int index, Timestamp value) throws SQLException {
+    set(index, value == null ? new Parameter.Null() : new Parameter.Instant(value.toInstant()));
   }
 
   public void setNull(int index, int sqlType) throws SQLException {

@@ -95,6 +95,25 @@ sealed interface Parameter {
   }
 
   /**
+   * An instant, as JDBC's {@code setTimestamp} binds it: sent as ISO-8601 text in UTC and cast to
+   * {@code timestamptz}, so no time zone of the function or the session shifts it.
+   */
+  record Instant(java.time.Instant value) implements Parameter {
+    @Override
+    public String placeholder(String name) {
+      return "CAST(:" + name + " AS timestamptz)";
+    }
+
+    @Override
+    public SqlParameter toSql(String name) {
+      return SqlParameter.builder()
+          .name(name)
+          .value(Field.fromStringValue(value.toString()))
+          .build();
+    }
+  }
+
+  /**
    * An array. The Data API takes no array parameters, so the array travels as its PostgreSQL
    * literal in a string parameter, cast back to the array type in the SQL.
    */

@@ -23,8 +23,8 @@ import software.amazon.awssdk.services.rdsdata.model.SqlParameter;
  * true)}), from which it is then fetched in byte pieces of at most 60,000 bytes, as many per call
  * as fit the budget. All of it comes from the one execution of the query, so the rows are
  * consistent whatever happens in between. Outside a transaction a setting would not outlive the
- * call, so a read that finds large rows runs again in a transaction of its own, which it rolls
- * back.
+ * call, so a read that finds large rows runs again in a transaction of its own; a query that must
+ * not run twice (data-modifying, with {@code RETURNING}) runs in one from the start.
  *
  * <p>Rows of the JSON form keep every column in order, including duplicate names; values lose their
  * SQL type and are read back by {@link DataApiResultSet}'s getters.
@@ -55,23 +55,27 @@ final class ResultReader {
 
   /**
    * The rows of a query whose SQL uses named parameters, each row's values in column order; in the
-   * transaction if one is given.
+   * transaction if one is given. A query that is not {@code repeatable} (an {@code UPDATE …
+   * RETURNING}, say) must not run twice, so outside a transaction it runs in one of its own from
+   * the start.
    */
-  List<List<JsonNode>> read(String sql, List<SqlParameter> parameters, String transactionId)
+  List<List<JsonNode>> read(
+      String sql, List<SqlParameter> parameters, String transactionId, boolean repeatable)
       throws SQLException {
     String wrapped = firstCall(sql);
-    List<Row> rows = first(wrapped, parameters, transactionId);
-    if (rows.stream().allMatch(Row::whole)) {
-      return values(rows);
-    }
     if (transactionId != null) {
-      fetch(rows, transactionId);
-      return values(rows);
+      return read(wrapped, parameters, transactionId);
+    }
+    if (repeatable) {
+      List<Row> rows = first(wrapped, parameters, null);
+      if (rows.stream().allMatch(Row::whole)) {
+        return values(rows);
+      }
     }
     String transaction = client.begin();
+    List<List<JsonNode>> rows;
     try {
-      rows = first(wrapped, parameters, transaction);
-      fetch(rows, transaction);
+      rows = read(wrapped, parameters, transaction);
     } catch (SQLException | RuntimeException e) {
       try {
         client.rollback(transaction);
@@ -80,7 +84,17 @@ final class ResultReader {
       }
       throw e;
     }
-    client.rollback(transaction); // it only read
+    client.commit(transaction);
+    return rows;
+  }
+
+  /** Reads in a transaction: the first call keeps the large rows, then their pieces. */
+  private List<List<JsonNode>> read(
+      String wrapped, List<SqlParameter> parameters, String transactionId) throws SQLException {
+    List<Row> rows = first(wrapped, parameters, transactionId);
+    if (!rows.stream().allMatch(Row::whole)) {
+      fetch(rows, transactionId);
+    }
     return values(rows);
   }
 
@@ -201,11 +215,14 @@ final class ResultReader {
   /**
    * Each row: its number in the query's order; its JSON if it is returned whole (small enough, and
    * within the response budget, which reserves the overhead of every row); its size in bytes; and,
-   * when asked to keep them, the size of the JSON kept for the rows not returned whole. Windows
-   * without ORDER BY take the rows as the query returns them, so nothing is sorted.
+   * when asked to keep them, the size of the JSON kept for the rows not returned whole. The query
+   * is a top-level WITH, where a data-modifying statement may stand. Windows without ORDER BY take
+   * the rows as the query returns them, so nothing is sorted.
    */
   private static String firstCall(String sql) {
-    return "SELECT r.n, CASE WHEN r.whole THEN r.j END, r.b,"
+    return "WITH dataapi_q AS ("
+        + sql
+        + "\n) SELECT r.n, CASE WHEN r.whole THEN r.j END, r.b,"
         + " CASE WHEN NOT r.whole AND :dataapi_keep"
         + " THEN octet_length(set_config('"
         + SETTING_PREFIX
@@ -218,9 +235,8 @@ final class ResultReader {
         + " FROM (SELECT o.n, o.j, octet_length(o.j) AS b,"
         + " CASE WHEN octet_length(o.j) <= :dataapi_row_limit"
         + " THEN octet_length(to_json(o.j)::text) ELSE 0 END AS cost"
-        + " FROM (SELECT row_number() OVER () AS n, row_to_json(q)::text AS j FROM ("
-        + sql
-        + "\n) AS q) AS o) AS c) AS r LIMIT :dataapi_max_rows";
+        + " FROM (SELECT row_number() OVER () AS n, row_to_json(dataapi_q)::text AS j"
+        + " FROM dataapi_q) AS o) AS c) AS r LIMIT :dataapi_max_rows";
   }
 
   /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
@@ -17,16 +18,20 @@ import java.util.List;
  * is read as a stream, so that columns of the same name are all kept.
  */
 final class RowJson {
-  /** A row holds whole metadata documents, which may be far larger than Jackson's defaults. */
+  /**
+   * A row holds whole metadata documents, which may be far larger than Jackson's defaults, and
+   * decimals keep every digit PostgreSQL wrote.
+   */
   private static final ObjectMapper MAPPER =
       new ObjectMapper(
-          JsonFactory.builder()
-              .streamReadConstraints(
-                  StreamReadConstraints.builder()
-                      .maxStringLength(Integer.MAX_VALUE)
-                      .maxNumberLength(Integer.MAX_VALUE)
-                      .build())
-              .build());
+              JsonFactory.builder()
+                  .streamReadConstraints(
+                      StreamReadConstraints.builder()
+                          .maxStringLength(Integer.MAX_VALUE)
+                          .maxNumberLength(Integer.MAX_VALUE)
+                          .build())
+                  .build())
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
   private RowJson() {}
 

@@ -114,9 +114,30 @@ public final class SqlScanner {
 
   /**
    * Whether the statement returns rows: it starts, after comments and parentheses, with {@code
-   * SELECT}, {@code WITH}, {@code VALUES}, {@code TABLE} or {@code SHOW}.
+   * SELECT}, {@code WITH}, {@code VALUES}, {@code TABLE} or {@code SHOW}. (A data-modifying
+   * statement with {@code RETURNING} returns rows too, when run as a query.)
    */
   public static boolean isQuery(String sql) {
+    return switch (firstKeyword(sql)) {
+      case "SELECT", "WITH", "VALUES", "TABLE", "SHOW" -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * Whether running the statement again has no effect a caller could see: a {@code SELECT} (its row
+   * locks, if any, are held already), {@code VALUES}, {@code TABLE} or {@code SHOW}. A {@code WITH}
+   * may hold a data-modifying statement, so it does not count.
+   */
+  public static boolean isRepeatable(String sql) {
+    return switch (firstKeyword(sql)) {
+      case "SELECT", "VALUES", "TABLE", "SHOW" -> true;
+      default -> false;
+    };
+  }
+
+  /** The statement's first word, upper case, after comments and parentheses. */
+  private static String firstKeyword(String sql) {
     StringBuilder code = new StringBuilder();
     scan(
         sql,
@@ -136,11 +157,7 @@ public final class SqlScanner {
     while (end < start.length() && Character.isLetter(start.charAt(end))) {
       end++;
     }
-    String keyword = start.substring(0, end).toUpperCase(java.util.Locale.ROOT);
-    return switch (keyword) {
-      case "SELECT", "WITH", "VALUES", "TABLE", "SHOW" -> true;
-      default -> false;
-    };
+    return start.substring(0, end).toUpperCase(java.util.Locale.ROOT);
   }
 
   /** Walks the text once, handing every part to the visitor. */

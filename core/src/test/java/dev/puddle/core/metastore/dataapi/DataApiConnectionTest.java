@@ -14,7 +14,9 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +66,7 @@ class DataApiConnectionTest {
     update("CREATE TABLE child (id bigint PRIMARY KEY, parent_id bigint REFERENCES parent (id))");
     update(
         "CREATE TABLE item (id uuid PRIMARY KEY, n bigint, i integer, name text, flag boolean,"
-            + " levels text[], props jsonb, body text)");
+            + " levels text[], props jsonb, body text, at timestamptz)");
   }
 
   @Test
@@ -115,6 +117,41 @@ class DataApiConnectionTest {
           }
           return null;
         });
+  }
+
+  @Test
+  void timestampsAreInstants() {
+    Timestamp at = Timestamp.from(Instant.parse("2024-05-01T12:34:56.123456Z"));
+    UUID id = UUID.randomUUID();
+    database.autocommit(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement("INSERT INTO item (id, at) VALUES (?, ?), (?, ?)")) {
+            statement.setObject(1, id);
+            statement.setTimestamp(2, at);
+            statement.setObject(3, UUID.randomUUID());
+            statement.setTimestamp(4, null);
+            return statement.executeUpdate();
+          }
+        });
+    List<Timestamp> read =
+        database.autocommit(
+            connection -> {
+              try (PreparedStatement statement =
+                  connection.prepareStatement(
+                      "SELECT at FROM item"
+                          + " WHERE at IS NULL OR at = timestamptz '2024-05-01 14:34:56.123456+02'"
+                          + " ORDER BY at NULLS LAST")) {
+                List<Timestamp> result = new ArrayList<>();
+                try (ResultSet rs = statement.executeQuery()) {
+                  while (rs.next()) {
+                    result.add(rs.getTimestamp(1));
+                  }
+                }
+                return result;
+              }
+            });
+    assertThat(read).containsExactly(at, null);
   }
 
   @Test
@@ -268,7 +305,7 @@ class DataApiConnectionTest {
     assertThat(endpoint.largestResponse()).isLessThanOrEqualTo(1 << 20);
     // a statement that big needs a transaction of its own: begin, pieces, insert, commit
     assertThat(writeCalls).isBetween(4L, 10L);
-    // the first call, then begin, the query again, its pieces (at most 1 MiB each), rollback
+    // the first call, then begin, the query again, its pieces (at most 1 MiB each), commit
     assertThat(readCalls).isBetween(10L, 20L);
 
     // within a transaction, and updated in place
@@ -285,6 +322,39 @@ class DataApiConnectionTest {
               return readBody(connection, id);
             });
     assertThat(inTransaction).isEqualTo(changed);
+  }
+
+  @Test
+  void aModifyingQueryWithLargeResultsRunsOnce() {
+    UUID id = UUID.randomUUID();
+    String body = largeText(2 << 20);
+    database.autocommit(connection -> insertBody(connection, id, body));
+
+    String returned =
+        database.autocommit(
+            connection -> {
+              try (PreparedStatement statement =
+                  connection.prepareStatement(
+                      "UPDATE item SET n = coalesce(n, 0) + 1 WHERE id = ? RETURNING body")) {
+                statement.setObject(1, id);
+                return strings(statement).getFirst();
+              }
+            });
+
+    assertThat(returned).isEqualTo(body);
+    long updates =
+        database.autocommit(
+            connection -> {
+              try (PreparedStatement statement =
+                  connection.prepareStatement("SELECT n FROM item WHERE id = ?")) {
+                statement.setObject(1, id);
+                try (ResultSet rs = statement.executeQuery()) {
+                  rs.next();
+                  return rs.getLong(1);
+                }
+              }
+            });
+    assertThat(updates).isEqualTo(1);
   }
 
   @Test

@@ -59,4 +59,12 @@ class SqlScannerTest {
     assertThat(SqlScanner.isQuery("/* select */ UPDATE t SET a = 1")).isFalse();
     assertThat(SqlScanner.isQuery("INSERT INTO t VALUES (1)")).isFalse();
   }
+
+  @Test
+  void onlyPlainQueriesMayRunTwice() {
+    assertThat(SqlScanner.isRepeatable("SELECT * FROM t FOR UPDATE")).isTrue();
+    assertThat(SqlScanner.isRepeatable("WITH x AS (DELETE FROM t RETURNING *) SELECT * FROM x"))
+        .isFalse();
+    assertThat(SqlScanner.isRepeatable("UPDATE t SET a = 1 RETURNING a")).isFalse();
+  }
 }
