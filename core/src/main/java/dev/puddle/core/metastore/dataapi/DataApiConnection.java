@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import software.amazon.awssdk.services.rdsdata.model.SqlParameter;
 
 /**
@@ -21,15 +22,16 @@ import software.amazon.awssdk.services.rdsdata.model.SqlParameter;
  * <p>Like a JDBC connection it serves one thread at a time, which {@code Database} guarantees.
  */
 final class DataApiConnection {
-  private final DataApiClient client;
-  private final ResultReader reader;
+  private final DataApiClient calls;
+  private DataApiClient client;
+  private int networkTimeoutMillis;
   private boolean autoCommit = true;
   private String transactionId;
   private boolean closed;
 
-  DataApiConnection(DataApiClient client) {
-    this.client = client;
-    this.reader = new ResultReader(client);
+  DataApiConnection(DataApiClient calls) {
+    this.calls = calls;
+    this.client = calls;
   }
 
   /** What a statement returned: rows for a query, else the number of rows it changed. */
@@ -81,6 +83,24 @@ final class DataApiConnection {
     }
   }
 
+  /**
+   * Gives every later call at most this long, waiting for a resuming cluster included (0: no
+   * limit). There is no socket to time out: the limit is the SDK's timeout of each call.
+   */
+  public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
+    checkOpen();
+    if (milliseconds < 0) {
+      throw new SQLException("Negative timeout: " + milliseconds);
+    }
+    networkTimeoutMillis = milliseconds;
+    client = calls.limitedTo(milliseconds == 0 ? null : Duration.ofMillis(milliseconds));
+  }
+
+  public int getNetworkTimeout() throws SQLException {
+    checkOpen();
+    return networkTimeoutMillis;
+  }
+
   /** Runs {@code SELECT 1}: the Data API, the secret and the database all answer. */
   public boolean isValid(int timeoutSeconds) throws SQLException {
     if (timeoutSeconds < 0) {
@@ -90,8 +110,9 @@ final class DataApiConnection {
       return false;
     }
     try {
-      Duration wait = timeoutSeconds == 0 ? null : Duration.ofSeconds(timeoutSeconds);
-      client.execute("SELECT 1", List.of(), null, wait);
+      DataApiClient check =
+          timeoutSeconds == 0 ? client : calls.limitedTo(Duration.ofSeconds(timeoutSeconds));
+      check.execute("SELECT 1", List.of(), null);
       return true;
     } catch (SQLException e) {
       return false;
@@ -161,6 +182,7 @@ final class DataApiConnection {
       }
     }
     if (query) {
+      ResultReader reader = new ResultReader(client);
       return new Outcome(reader.read(named, values, transaction, SqlScanner.isRepeatable(sql)), -1);
     }
     Long updated = client.execute(named, values, transaction).numberOfRecordsUpdated();

@@ -12,6 +12,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.TemporalAccessor;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
 
@@ -132,6 +133,22 @@ final class DataApiResultSet {
       throw new SQLFeatureNotSupportedException("Cannot read a " + type.getName());
     }
     return type.cast(result);
+  }
+
+  /** A {@code bytea} column, which {@code row_to_json} writes in hex ({@code \x0a1b…}). */
+  public byte[] getBytes(int column) throws SQLException {
+    String text = getString(column);
+    if (text == null) {
+      return null;
+    }
+    if (!text.startsWith("\\x")) {
+      throw new SQLDataException("Not bytea in hex: " + text, "22P02");
+    }
+    try {
+      return HexFormat.of().parseHex(text, 2, text.length());
+    } catch (IllegalArgumentException e) {
+      throw new SQLDataException("Not bytea in hex: " + text, "22P02", e);
+    }
   }
 
   /**

@@ -46,6 +46,14 @@ final class DataApiStatement {
     set(index, new Parameter.Bool(value));
   }
 
+  public void setDouble(int index, double value) throws SQLException {
+    set(index, new Parameter.Float64(value));
+  }
+
+  public void setBytes(int index, byte[] value) throws SQLException {
+    set(index, value == null ? new Parameter.Null() : new Parameter.Bytes(value.clone()));
+  }
+
   public void setTimestamp(int index, Timestamp value) throws SQLException {
     set(index, value == null ? new Parameter.Null() : new Parameter.Instant(value.toInstant()));
   }
@@ -58,7 +66,9 @@ final class DataApiStatement {
     set(index, value == null ? new Parameter.Null() : new Parameter.Array(unwrap(value)));
   }
 
-  /** Values of the types the metastore binds: null, UUID, strings, numbers, booleans, arrays. */
+  /**
+   * Values of the types the metastore binds: null, UUID, strings, numbers, booleans, bytes, arrays.
+   */
   public void setObject(int index, Object value) throws SQLException {
     Parameter parameter =
         switch (value) {
@@ -69,6 +79,8 @@ final class DataApiStatement {
           case Integer number -> new Parameter.Int32(number);
           case Short number -> new Parameter.Int32(number);
           case Boolean bool -> new Parameter.Bool(bool);
+          case Double number -> new Parameter.Float64(number);
+          case byte[] bytes -> new Parameter.Bytes(bytes.clone());
           case Array array -> new Parameter.Array(unwrap(array));
           default ->
               throw new SQLFeatureNotSupportedException(

@@ -1,6 +1,7 @@
 package dev.puddle.core.metastore.dataapi;
 
 import java.util.UUID;
+import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.rdsdata.model.Field;
 import software.amazon.awssdk.services.rdsdata.model.SqlParameter;
 import software.amazon.awssdk.services.rdsdata.model.TypeHint;
@@ -137,15 +138,37 @@ sealed interface Parameter {
     }
   }
 
+  /** Bytes, as the Data API's blob value (base64 in the request). */
+  record Bytes(byte[] value) implements Parameter {
+    @Override
+    public SqlParameter toSql(String name) {
+      return SqlParameter.builder()
+          .name(name)
+          .value(Field.fromBlobValue(SdkBytes.fromByteArrayUnsafe(value)))
+          .build();
+    }
+
+    @Override
+    public long encodedSize() {
+      return 4L * ((value.length + 2) / 3) + 32;
+    }
+  }
+
+  record Float64(double value) implements Parameter {
+    @Override
+    public SqlParameter toSql(String name) {
+      return SqlParameter.builder().name(name).value(Field.fromDoubleValue(value)).build();
+    }
+  }
+
   /**
    * A value too large for one request, staged beforehand in a transaction-local setting (see {@link
-   * ParameterStaging}); the SQL reads it back from there, cast to {@code type} if given.
+   * ParameterStaging}); {@code expression} reads it back from there.
    */
-  record Staged(String setting, String type) implements Parameter {
+  record Staged(String expression) implements Parameter {
     @Override
     public String placeholder(String name) {
-      String value = "current_setting('" + setting + "')";
-      return type == null ? value : "CAST(" + value + " AS " + type + ")";
+      return expression;
     }
 
     @Override

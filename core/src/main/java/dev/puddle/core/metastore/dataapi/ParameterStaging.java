@@ -2,6 +2,7 @@ package dev.puddle.core.metastore.dataapi;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import software.amazon.awssdk.services.rdsdata.model.Field;
 import software.amazon.awssdk.services.rdsdata.model.SqlParameter;
@@ -61,14 +62,24 @@ final class ParameterStaging {
             "Statement too large for the Data API", DataApiErrors.PROGRAM_LIMIT_EXCEEDED);
       }
       String setting = SETTING_PREFIX + (largest + 1);
+      String value = "current_setting('" + setting + "')";
       Parameter staged;
-      if (result.get(largest) instanceof Parameter.Text text) {
-        send(client, transactionId, setting, text.value());
-        staged = new Parameter.Staged(setting, null);
-      } else {
-        DataApiArray array = ((Parameter.Array) result.get(largest)).value();
-        send(client, transactionId, setting, array.literal());
-        staged = new Parameter.Staged(setting, array.getBaseTypeName() + "[]");
+      switch (result.get(largest)) {
+        case Parameter.Text text -> {
+          send(client, transactionId, setting, text.value());
+          staged = new Parameter.Staged(value);
+        }
+        case Parameter.Array array -> {
+          send(client, transactionId, setting, array.value().literal());
+          staged =
+              new Parameter.Staged(
+                  "CAST(" + value + " AS " + array.value().getBaseTypeName() + "[])");
+        }
+        case Parameter.Bytes bytes -> {
+          send(client, transactionId, setting, Base64.getEncoder().encodeToString(bytes.value()));
+          staged = new Parameter.Staged("decode(" + value + ", 'base64')");
+        }
+        default -> throw new IllegalStateException("Not stageable: " + result.get(largest));
       }
       result.set(largest, staged);
       total += staged.encodedSize() - sizes[largest];
@@ -78,7 +89,9 @@ final class ParameterStaging {
   }
 
   private static boolean stageable(Parameter parameter) {
-    return parameter instanceof Parameter.Text || parameter instanceof Parameter.Array;
+    return parameter instanceof Parameter.Text
+        || parameter instanceof Parameter.Array
+        || parameter instanceof Parameter.Bytes;
   }
 
   /** Appends the value to the setting in pieces that each fit a request. */

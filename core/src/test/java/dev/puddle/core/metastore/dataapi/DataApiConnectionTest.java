@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.junit.jupiter.api.AfterAll;
@@ -66,7 +67,8 @@ class DataApiConnectionTest {
     update("CREATE TABLE child (id bigint PRIMARY KEY, parent_id bigint REFERENCES parent (id))");
     update(
         "CREATE TABLE item (id uuid PRIMARY KEY, n bigint, i integer, name text, flag boolean,"
-            + " levels text[], props jsonb, body text, at timestamptz)");
+            + " levels text[], props jsonb, body text, at timestamptz, blob bytea,"
+            + " score double precision)");
   }
 
   @Test
@@ -152,6 +154,47 @@ class DataApiConnectionTest {
               }
             });
     assertThat(read).containsExactly(at, null);
+  }
+
+  @Test
+  void bytesAndDoublesRoundTripWhateverTheirSize() {
+    byte[] small = {0, 1, (byte) 0xff, '"', '\\'};
+    byte[] large = new byte[3 << 20];
+    new Random(42).nextBytes(large);
+    UUID smallId = UUID.randomUUID();
+    UUID largeId = UUID.randomUUID();
+    database.autocommit(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "INSERT INTO item (id, blob, score) VALUES (?, ?, ?), (?, ?, ?)")) {
+            statement.setObject(1, smallId);
+            statement.setBytes(2, small);
+            statement.setDouble(3, 0.1);
+            statement.setObject(4, largeId);
+            statement.setBytes(5, large);
+            statement.setObject(6, null);
+            return statement.executeUpdate();
+          }
+        });
+    for (UUID id : List.of(smallId, largeId)) {
+      byte[] read =
+          database.autocommit(
+              connection -> {
+                try (PreparedStatement statement =
+                    connection.prepareStatement(
+                        "SELECT blob, score::text, NULL::bytea FROM item WHERE id = ?")) {
+                  statement.setObject(1, id);
+                  try (ResultSet rs = statement.executeQuery()) {
+                    rs.next();
+                    assertThat(rs.getString(2)).isEqualTo(id == smallId ? "0.1" : null);
+                    assertThat(rs.getBytes(3)).isNull();
+                    return rs.getBytes(1);
+                  }
+                }
+              });
+      assertThat(read).isEqualTo(id == smallId ? small : large);
+    }
   }
 
   @Test
@@ -286,6 +329,26 @@ class DataApiConnectionTest {
       } finally {
         endpoint.resumeAfter(0);
       }
+    }
+  }
+
+  @Test
+  void theNetworkTimeoutBoundsEachCallAndTheWaitForAResume() throws Exception {
+    try (Connection connection = connections.open()) {
+      connection.setNetworkTimeout(Runnable::run, 300);
+      assertThat(connection.getNetworkTimeout()).isEqualTo(300);
+      endpoint.resumeAfter(Integer.MAX_VALUE);
+      long start = System.nanoTime();
+      try {
+        assertThatThrownBy(() -> count(connection, "parent"))
+            .isInstanceOfSatisfying(
+                SQLTransientConnectionException.class,
+                e -> assertThat(e.getSQLState()).isEqualTo("08001"));
+      } finally {
+        endpoint.resumeAfter(0);
+      }
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+      assertThat(count(connection, "parent")).isZero();
     }
   }
 
