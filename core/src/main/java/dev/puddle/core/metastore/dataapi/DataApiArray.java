@@ -36,8 +36,6 @@ final class DataApiArray {
         : elements.clone();
   }
 
-  public void free() {}
-
   private boolean allStrings() {
     return Arrays.stream(elements).allMatch(e -> e == null || e instanceof String);
   }

@@ -92,47 +92,17 @@ final class DataApiResultSet {
     };
   }
 
-  public Object getObject(int column) throws SQLException {
-    JsonNode value = value(column);
-    if (value == null) {
-      return null;
-    }
-    if (value.isIntegralNumber()) {
-      return value.canConvertToLong() ? (Object) value.longValue() : value.bigIntegerValue();
-    }
-    if (value.isBoolean()) {
-      return value.booleanValue();
-    }
-    if (value.isArray()) {
-      return getArray(column);
-    }
-    return getString(column);
-  }
-
+  /** A {@code uuid} column, from its text. */
   public <T> T getObject(int column, Class<T> type) throws SQLException {
-    Object result;
-    if (type == UUID.class) {
-      String text = getString(column);
-      try {
-        result = text == null ? null : UUID.fromString(text);
-      } catch (IllegalArgumentException e) {
-        throw new SQLDataException("Not a UUID: " + text, "22P02", e);
-      }
-    } else if (type == String.class) {
-      result = getString(column);
-    } else if (type == Long.class) {
-      long value = getLong(column);
-      result = wasNull ? null : value;
-    } else if (type == Integer.class) {
-      int value = getInt(column);
-      result = wasNull ? null : value;
-    } else if (type == Boolean.class) {
-      boolean value = getBoolean(column);
-      result = wasNull ? null : value;
-    } else {
+    if (type != UUID.class) {
       throw new SQLFeatureNotSupportedException("Cannot read a " + type.getName());
     }
-    return type.cast(result);
+    String text = getString(column);
+    try {
+      return type.cast(text == null ? null : UUID.fromString(text));
+    } catch (IllegalArgumentException e) {
+      throw new SQLDataException("Not a UUID: " + text, "22P02", e);
+    }
   }
 
   /** A {@code bytea} column, which {@code row_to_json} writes in hex ({@code \x0a1b…}). */
@@ -198,10 +168,6 @@ final class DataApiResultSet {
 
   public void close() {
     closed = true;
-  }
-
-  public boolean isClosed() {
-    return closed;
   }
 
   /** The value at the current row, or null (noting it for {@link #wasNull()}). */

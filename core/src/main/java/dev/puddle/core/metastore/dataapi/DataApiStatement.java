@@ -20,8 +20,6 @@ final class DataApiStatement {
   private final String sql;
   private final int placeholders;
   private final List<Parameter> parameters = new ArrayList<>();
-  private ResultSet resultSet;
-  private long updateCount = -1;
   private boolean closed;
 
   DataApiStatement(DataApiConnection connection, String sql) {
@@ -89,76 +87,48 @@ final class DataApiStatement {
     set(index, parameter);
   }
 
-  public void clearParameters() throws SQLException {
-    checkOpen();
-    parameters.clear();
-  }
-
   public ResultSet executeQuery() throws SQLException {
-    execute(prepared(), true);
-    return resultSet;
+    return rows(run(prepared(), true));
   }
 
   public int executeUpdate() throws SQLException {
-    execute(prepared(), false);
-    return (int) updateCount;
+    return (int) run(prepared(), false).updateCount();
   }
 
+  /** Runs the statement; whether it returned rows (their result set is not kept). */
   public boolean execute() throws SQLException {
     String statement = prepared();
-    return execute(statement, SqlScanner.isQuery(statement));
+    boolean query = SqlScanner.isQuery(statement);
+    run(statement, query);
+    return query;
   }
 
   public ResultSet executeQuery(String sql) throws SQLException {
-    execute(single(sql), true);
-    return resultSet;
+    return rows(run(single(sql), true));
   }
 
-  public int executeUpdate(String sql) throws SQLException {
-    execute(single(sql), false);
-    return (int) updateCount;
-  }
-
-  /** Runs a script statement by statement; the result is the last statement's. */
+  /** Runs a script statement by statement; whether the last one returned rows. */
   public boolean execute(String sql) throws SQLException {
     plain();
-    boolean rows = false;
+    boolean query = false;
     for (String statement : SqlScanner.statements(sql)) {
-      rows = execute(statement, SqlScanner.isQuery(statement));
+      query = SqlScanner.isQuery(statement);
+      run(statement, query);
     }
-    return rows;
-  }
-
-  public ResultSet getResultSet() throws SQLException {
-    checkOpen();
-    return resultSet;
-  }
-
-  public int getUpdateCount() throws SQLException {
-    checkOpen();
-    return (int) updateCount;
+    return query;
   }
 
   public void close() {
     closed = true;
-    resultSet = null;
   }
 
-  public boolean isClosed() {
-    return closed;
-  }
-
-  private boolean execute(String statement, boolean query) throws SQLException {
+  private DataApiConnection.Outcome run(String statement, boolean query) throws SQLException {
     checkOpen();
-    DataApiConnection.Outcome outcome = connection.run(statement, List.copyOf(parameters), query);
-    if (query) {
-      resultSet = JdbcSubset.of(ResultSet.class, new DataApiResultSet(outcome.rows()));
-      updateCount = -1;
-    } else {
-      resultSet = null;
-      updateCount = outcome.updateCount();
-    }
-    return query;
+    return connection.run(statement, List.copyOf(parameters), query);
+  }
+
+  private static ResultSet rows(DataApiConnection.Outcome outcome) {
+    return JdbcSubset.of(ResultSet.class, new DataApiResultSet(outcome.rows()));
   }
 
   private void set(int index, Parameter parameter) throws SQLException {

@@ -499,18 +499,17 @@ class DataApiConnectionTest {
 
   @Test
   void aConnectionAnswersWhetherItIsValidAndRefusesWhatItDoesNotSupport() throws Exception {
-    try (Connection connection = connections.open()) {
-      assertThat(connection.isValid(2)).isTrue();
-      assertThatThrownBy(() -> connection.prepareCall("CALL x()"))
-          .isInstanceOf(SQLFeatureNotSupportedException.class);
-      Array array = connection.createArrayOf("text", new Object[] {"a"});
-      assertThat(array.getBaseTypeName()).isEqualTo("text");
-      assertThatThrownBy(() -> connection.createArrayOf("text[]; DROP TABLE x", new Object[0]))
-          .isInstanceOf(SQLFeatureNotSupportedException.class);
-      connection.close();
-      assertThat(connection.isClosed()).isTrue();
-      assertThat(connection.isValid(2)).isFalse();
-    }
+    Connection connection = connections.open();
+    assertThat(connection.isValid(2)).isTrue();
+    assertThatThrownBy(() -> connection.prepareCall("CALL x()"))
+        .isInstanceOf(SQLFeatureNotSupportedException.class);
+    Array array = connection.createArrayOf("text", new Object[] {"a"});
+    assertThat(array.getBaseTypeName()).isEqualTo("text");
+    assertThatThrownBy(() -> connection.createArrayOf("text[]; DROP TABLE x", new Object[0]))
+        .isInstanceOf(SQLFeatureNotSupportedException.class);
+    connection.close();
+    assertThat(connection.isClosed()).isTrue();
+    assertThat(connection.isValid(2)).isFalse();
   }
 
   private static Object insertBody(Connection connection, UUID id, String body)

@@ -71,14 +71,13 @@ class DataApiErrorsTest {
   }
 
   private static BadRequestException badRequest(String message) {
-    return (BadRequestException)
-        BadRequestException.builder()
-            .message(message)
-            .awsErrorDetails(
-                AwsErrorDetails.builder()
-                    .errorCode("BadRequestException")
-                    .errorMessage(message)
-                    .build())
-            .build();
+    return BadRequestException.builder()
+        .message(message)
+        .awsErrorDetails(
+            AwsErrorDetails.builder()
+                .errorCode("BadRequestException")
+                .errorMessage(message)
+                .build())
+        .build();
   }
 }

@@ -317,7 +317,7 @@ public final class DataApiTestEndpoint implements AutoCloseable {
 
   /** A field's size in the database's terms: bytes of text or binary, eight for a number. */
   private static long size(JsonNode field) {
-    Iterator<Map.Entry<String, JsonNode>> members = field.fields();
+    Iterator<Map.Entry<String, JsonNode>> members = field.properties().iterator();
     if (!members.hasNext()) {
       return 0;
     }
