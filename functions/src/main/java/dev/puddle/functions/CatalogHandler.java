@@ -8,45 +8,69 @@ import dev.puddle.core.rest.CatalogApi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Map;
+import org.crac.Core;
+import org.crac.Resource;
 
 /**
- * The Lambda entry point of the Iceberg REST catalog: an API Gateway HTTP API event (payload
- * format 2.0) in, its response out. Wiring happens once per execution environment; each request
- * only converts and delegates to {@link CatalogApi}.
+ * The Lambda entry point of the Iceberg REST catalog: an API Gateway HTTP API event (payload format
+ * 2.0) in, its response out. Wiring happens once per execution environment, in the init phase, from
+ * the environment variables (see the README). Each request only converts and delegates. With
+ * SnapStart, {@link #beforeCheckpoint} primes the function and {@link #afterRestore} drops what
+ * must not outlive the snapshot.
  */
-public final class CatalogHandler implements RequestStreamHandler {
+public final class CatalogHandler implements RequestStreamHandler, Resource {
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
-  /** Built in the execution environment's init phase, from its environment variables. */
+  /** Built in the execution environment's init phase. */
   private static final class FromEnvironment {
-    static final CatalogApi API = Environment.catalogApi(System.getenv());
+    static final CatalogWiring WIRING = CatalogWiring.fromEnvironment(System.getenv());
   }
 
-  private final CatalogApi api;
+  private final CatalogFunction function;
+  private final CatalogWiring wiring;
 
+  /** The handler Lambda instantiates, wired from the process environment. */
   public CatalogHandler() {
-    this(FromEnvironment.API);
+    this(FromEnvironment.WIRING);
   }
 
+  /** A handler wired from the given environment variables, as Lambda would from its own. */
+  public CatalogHandler(Map<String, String> environment) {
+    this(CatalogWiring.fromEnvironment(environment));
+  }
+
+  /** A handler serving every function group over an API: the local twin and tests. */
   public CatalogHandler(CatalogApi api) {
-    this.api = api;
+    this.function = CatalogFunction.allGroups(api, api.settings().realm());
+    this.wiring = null;
+  }
+
+  private CatalogHandler(CatalogWiring wiring) {
+    this.function = wiring.function();
+    this.wiring = wiring;
+    Core.getGlobalContext().register(this);
   }
 
   @Override
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {
     HttpApiEvent event = JSON.readValue(input, HttpApiEvent.class);
-    JSON.writeValue(output, handle(event));
+    JSON.writeValue(output, function.handle(event, context));
   }
 
-  /** Serves one event. */
-  public HttpApiResponse handle(HttpApiEvent event) {
-    return HttpApiEvents.toResponse(
-        event,
-        HttpApiEvents.toRequest(event)
-            .map(api::handle)
-            .orElseGet(() -> HttpApiEvents.noRoute(event)));
+  @Override
+  public void beforeCheckpoint(org.crac.Context<? extends Resource> context) {
+    if (wiring != null) {
+      wiring.beforeCheckpoint();
+    }
   }
 
+  @Override
+  public void afterRestore(org.crac.Context<? extends Resource> context) {
+    if (wiring != null) {
+      wiring.afterRestore();
+    }
+  }
 }

@@ -49,13 +49,7 @@ final class HttpApiEvents {
     return ErrorMapper.error(404, "NotFoundException", "No route for " + method(event) + " " + path);
   }
 
-  static HttpApiResponse toResponse(HttpApiEvent event, Response response) {
-    boolean head = "HEAD".equals(method(event));
-    return new HttpApiResponse(
-        response.status(), response.headers(), head ? null : response.body(), false);
-  }
-
-  private static String method(HttpApiEvent event) {
+  static String method(HttpApiEvent event) {
     if (event.requestContext() != null && event.requestContext().http() != null) {
       return event.requestContext().http().method().toUpperCase(Locale.ROOT);
     }

@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Protects the conversion between API Gateway HTTP API events and core requests: the route comes
  * from the route key or, behind a {@code $default} catch-all, from the decoded path; bodies arrive
- * decoded; unmatched requests get 404 or 405 as API Gateway would answer them; HEAD answers carry
- * no body. It also checks every sample in {@code events/} against the route table.
+ * decoded; unmatched requests get 404 or 405 as API Gateway would answer them. It also checks
+ * every sample in {@code events/} against the route table.
  */
 class HttpApiEventsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -148,49 +148,6 @@ class HttpApiEventsTest {
 
     assertThat(HttpApiEvents.toRequest(event)).isEmpty();
     assertThat(HttpApiEvents.noRoute(event).status()).isEqualTo(404);
-  }
-
-  @Test
-  void aHeadAnswerHasStatusAndHeadersButNoBody() {
-    String key = "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}";
-    HttpApiEvent event =
-        event(
-            "HEAD",
-            key,
-            "/v1/wh/namespaces/sales/tables/missing",
-            Map.of("prefix", "wh", "namespace", "sales", "table", "missing"),
-            null,
-            false);
-    Response notFound =
-        Response.json(404, "{\"error\":{\"message\":\"m\",\"type\":\"t\",\"code\":404}}");
-
-    HttpApiResponse response = HttpApiEvents.toResponse(event, notFound);
-
-    assertThat(response.statusCode()).isEqualTo(404);
-    assertThat(response.headers()).containsEntry("content-type", "application/json");
-    assertThat(response.body()).isNull();
-  }
-
-  @Test
-  void aHeadWithoutRouteHasNoBodyEither() {
-    HttpApiEvent event = event("HEAD", "$default", "/v1/config", null, null, false);
-
-    HttpApiResponse response = HttpApiEvents.toResponse(event, HttpApiEvents.noRoute(event));
-
-    assertThat(response.statusCode()).isEqualTo(405);
-    assertThat(response.body()).isNull();
-  }
-
-  @Test
-  void otherAnswersKeepTheirBody() {
-    HttpApiEvent event = event("GET", "GET /healthz", "/healthz", null, null, false);
-
-    HttpApiResponse response =
-        HttpApiEvents.toResponse(event, Response.json(200, "{\"status\":\"ok\"}"));
-
-    assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(response.body()).isEqualTo("{\"status\":\"ok\"}");
-    assertThat(response.isBase64Encoded()).isFalse();
   }
 
   static List<Path> samples() throws IOException {

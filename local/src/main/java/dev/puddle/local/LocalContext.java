@@ -5,17 +5,25 @@ import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
-/** The Lambda context of a local invocation: API Gateway's 30 s deadline from its start. */
+/**
+ * The Lambda context of a local invocation: by default API Gateway's 30 s deadline from its start,
+ * or a function's own time limit.
+ */
 final class LocalContext implements Context {
-  private static final long API_GATEWAY_TIMEOUT_MS = 30_000;
+  private static final Duration API_GATEWAY_TIMEOUT = Duration.ofSeconds(30);
 
   private final String requestId;
   private final long deadlineMillis;
 
   LocalContext(String requestId) {
+    this(requestId, API_GATEWAY_TIMEOUT);
+  }
+
+  LocalContext(String requestId, Duration timeout) {
     this.requestId = requestId;
-    this.deadlineMillis = System.currentTimeMillis() + API_GATEWAY_TIMEOUT_MS;
+    this.deadlineMillis = System.currentTimeMillis() + timeout.toMillis();
   }
 
   @Override

@@ -20,17 +20,29 @@ import java.util.concurrent.Executors;
 import java.util.function.Function;
 
 /**
- * Puddle on one machine: an embedded PostgreSQL and an embedded S3 server on loopback, their data
- * in one directory, and the Lambda catalog handler behind a local HTTP endpoint that plays API
- * Gateway.
+ * Puddle on one machine: an embedded PostgreSQL, S3 and SQS server on loopback, the data of the
+ * first two in one directory, the Lambda catalog handler behind a local HTTP endpoint that plays
+ * API Gateway, and the purge handler fed from the purge queue (see {@link LocalPurge}).
  */
 public final class LocalTwin implements AutoCloseable {
   public static final String REALM = "default";
   public static final String WAREHOUSE = "default";
   public static final String BUCKET = "warehouse";
 
-  /** Where and how the twin listens. Port 0 picks a free port. */
-  public record Options(Path dataDirectory, String bind, int port, int s3Port, int postgresPort) {}
+  /** Where and how the twin listens, and how it purges. Port 0 picks a free port. */
+  public record Options(
+      Path dataDirectory,
+      String bind,
+      int port,
+      int s3Port,
+      int postgresPort,
+      int sqsPort,
+      LocalPurge.Options purge) {
+    /** Options with SQS on a free port and the purge's defaults. */
+    public Options(Path dataDirectory, String bind, int port, int s3Port, int postgresPort) {
+      this(dataDirectory, bind, port, s3Port, postgresPort, 0, LocalPurge.Options.DEFAULTS);
+    }
+  }
 
   private static final int CONNECTIONS = 16;
   private static final int DRAIN_SECONDS = 25;
@@ -38,6 +50,7 @@ public final class LocalTwin implements AutoCloseable {
   private final LocalPostgres postgres;
   private final LocalS3 s3;
   private final Database.ConnectionFactory connections;
+  private final LocalPurge purge;
   private final Database database;
   private final Storage storage;
   private final HttpServer server;
@@ -48,6 +61,7 @@ public final class LocalTwin implements AutoCloseable {
       LocalPostgres postgres,
       LocalS3 s3,
       Database.ConnectionFactory connections,
+      LocalPurge purge,
       Database database,
       Storage storage,
       HttpServer server,
@@ -56,6 +70,7 @@ public final class LocalTwin implements AutoCloseable {
     this.postgres = postgres;
     this.s3 = s3;
     this.connections = connections;
+    this.purge = purge;
     this.database = database;
     this.storage = storage;
     this.server = server;
@@ -80,6 +95,7 @@ public final class LocalTwin implements AutoCloseable {
     LocalPostgres postgres = LocalPostgres.start(data.resolve("postgres"), options.postgresPort());
     LocalS3 s3 = null;
     Database.ConnectionFactory connections = null;
+    LocalPurge purge = null;
     try {
       s3 = LocalS3.start(data.resolve("s3"), options.bind(), options.s3Port());
       s3.ensureBucket(BUCKET);
@@ -90,9 +106,12 @@ public final class LocalTwin implements AutoCloseable {
       Storage storage =
           Storage.s3Compatible(
               s3.endpoint(), LocalS3.REGION, LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY);
+      purge =
+          LocalPurge.start(options.bind(), options.sqsPort(), options.purge(), database, storage);
       CatalogHandler handler =
           new CatalogHandler(
-              new CatalogApi(new CatalogApi.Settings(REALM, WAREHOUSE), database, storage));
+              new CatalogApi(
+                  new CatalogApi.Settings(REALM, WAREHOUSE), database, storage, purge.queue()));
       HttpServer server =
           HttpServer.create(new InetSocketAddress(options.bind(), options.port()), 128);
       ExecutorService executor = Executors.newFixedThreadPool(CONNECTIONS);
@@ -101,13 +120,15 @@ public final class LocalTwin implements AutoCloseable {
       server.createContext("/", new ApiGatewayBridge(handler, inFlight));
       server.start();
       return new LocalTwin(
-          postgres, s3, connections, database, storage, server, executor, inFlight);
+          postgres, s3, connections, purge, database, storage, server, executor, inFlight);
     } catch (IOException e) {
+      closeQuietly(purge);
       closeQuietly(connections);
       closeQuietly(s3);
       postgres.close();
       throw new UncheckedIOException(e);
     } catch (RuntimeException e) {
+      closeQuietly(purge);
       closeQuietly(connections);
       closeQuietly(s3);
       postgres.close();
@@ -138,6 +159,11 @@ public final class LocalTwin implements AutoCloseable {
     return s3.endpoint();
   }
 
+  /** The purge queue, its dead-letter queue and the SQS server they live on. */
+  public LocalPurge purge() {
+    return purge;
+  }
+
   /** The metastore, for tests and tools that inspect it. */
   public Database database() {
     return database;
@@ -153,7 +179,8 @@ public final class LocalTwin implements AutoCloseable {
 
   /**
    * Stops cleanly: new requests are turned away, requests in flight finish (up to 25 s), then the
-   * listener and connections close and PostgreSQL and S3 shut down. The drain is counted here
+   * listener closes, the purge finishes the batch in progress, connections close and PostgreSQL,
+   * S3 and SQS shut down. The drain is counted here
    * rather than left to {@link HttpServer#stop}, which can wait out its whole delay after the last
    * exchange has finished.
    */
@@ -166,6 +193,7 @@ public final class LocalTwin implements AutoCloseable {
     }
     server.stop(0);
     executor.shutdown();
+    closeQuietly(purge);
     database.close();
     closeQuietly(connections);
     storage.close();

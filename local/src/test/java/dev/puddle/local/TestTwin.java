@@ -4,12 +4,14 @@ import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.metastore.dataapi.DataApiConnections;
 import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint;
+import dev.puddle.core.purge.PurgeSweep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,9 +26,21 @@ import org.apache.iceberg.rest.RESTCatalog;
  *
  * <p>In {@link Mode#DATA_API} the catalog reaches PostgreSQL through the RDS Data API: the real SDK
  * client against {@link DataApiTestEndpoint}, which runs the statements on the twin's PostgreSQL.
- * Migrations, the catalog and the tests' own queries all go that way.
+ * Migrations, the catalog, the purge and the tests' own queries all go that way.
+ *
+ * <p>Their purge runs on short timings, so that redeliveries and the dead-letter queue come within
+ * seconds: a 3 s function time limit, a 4 s visibility timeout, three receives.
  */
 public final class TestTwin {
+  /** The purge timings of the shared twins. */
+  public static final LocalPurge.Options PURGE =
+      new LocalPurge.Options(
+          Duration.ofSeconds(3),
+          Duration.ofSeconds(4),
+          3,
+          Duration.ofSeconds(30),
+          new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), 1000));
+
   /** How the twin's catalog reaches its PostgreSQL. */
   public enum Mode {
     JDBC,
@@ -52,7 +66,7 @@ public final class TestTwin {
   private static TestTwin start(Mode mode) {
     try {
       Path data = Files.createTempDirectory("puddle-test-");
-      LocalTwin.Options options = new LocalTwin.Options(data, "127.0.0.1", 0, 0, 0);
+      LocalTwin.Options options = new LocalTwin.Options(data, "127.0.0.1", 0, 0, 0, 0, PURGE);
       TestTwin started;
       if (mode == Mode.JDBC) {
         started = new TestTwin(LocalTwin.start(options), null);

@@ -12,7 +12,8 @@ import org.apache.iceberg.rest.Endpoint;
  * function group that serves it. It is the single source for the request router, the CDK routes,
  * the local server and the {@code endpoints} list of {@code GET /v1/config}.
  *
- * <p>Operation ids and path templates are those of the Iceberg REST catalog specification.
+ * <p>Operation ids and path templates are those of the Iceberg REST catalog specification, apart
+ * from Puddle's own routes: probes and the management API under {@code /admin}.
  */
 public enum Route {
   GET_CONFIG("getConfig", "GET", "/v1/config", Privilege.NONE, FunctionGroup.READ),
@@ -75,6 +76,14 @@ public enum Route {
   DROP_VIEW("dropView", Endpoint.V1_DELETE_VIEW, Privilege.VIEW_DROP, FunctionGroup.WRITE),
   RENAME_VIEW(
       "renameView", Endpoint.V1_RENAME_VIEW, Privilege.VIEW_WRITE_PROPERTIES, FunctionGroup.WRITE),
+
+  /** Puddle's own management API, not part of the Iceberg REST specification. */
+  LIST_PURGE_JOBS(
+      "listPurgeJobs",
+      "GET",
+      "/admin/v1/{prefix}/purge-jobs",
+      Privilege.CATALOG_MANAGE_CONTENT,
+      FunctionGroup.ADMIN),
 
   HEALTH("health", "GET", "/healthz", Privilege.NONE, FunctionGroup.READ),
   READY("ready", "GET", "/readyz", Privilege.NONE, FunctionGroup.READ);

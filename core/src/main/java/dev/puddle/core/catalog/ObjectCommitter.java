@@ -1,5 +1,6 @@
 package dev.puddle.core.catalog;
 
+import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
@@ -10,7 +11,6 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
-import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.io.FileIO;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * The metastore side shared by table and view operations: finds an object's current row, and
  * records a new metadata file as its current metadata, by inserting the row of a new object or
  * swapping the pointer of an existing one. A metadata file whose commit certainly failed is
- * deleted; one whose commit may have landed is kept.
+ * deleted; one whose commit may have landed ({@link CommitStateUnknownException}) is kept. The
+ * metastore reports every other failure, a timeout or lost connection included, only when nothing
+ * was committed.
  */
 final class ObjectCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(ObjectCommitter.class);
@@ -85,8 +87,8 @@ final class ObjectCommitter {
     try {
       objects.create(warehouse, row);
       return row;
-    } catch (ServiceUnavailableException e) {
-      throw new CommitStateUnknownException(e);
+    } catch (CommitStateUnknownException e) {
+      throw e; // the row may exist: keep its metadata file
     } catch (RuntimeException e) {
       if (ownsLocation) {
         deleteQuietly(metadataLocation); // a registered object's file is not ours to delete
@@ -107,13 +109,14 @@ final class ObjectCommitter {
               location,
               metadataLocation,
               metadataJson);
-    } catch (ServiceUnavailableException e) {
-      throw new CommitStateUnknownException(e);
+    } catch (CommitStateUnknownException e) {
+      throw e; // the pointer may have moved to the new file: keep it
     } catch (RuntimeException e) {
       deleteQuietly(metadataLocation);
       throw e;
     }
     if (!swapped) {
+      RequestScope.current().stats().commitConflicted();
       deleteQuietly(metadataLocation);
       throw new CommitFailedException(
           "Cannot commit %s: metadata location %s has changed",

@@ -5,11 +5,16 @@ import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Page;
 import dev.puddle.core.metastore.Warehouse;
+import dev.puddle.core.purge.PurgeOutbox;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -26,7 +31,8 @@ import org.apache.iceberg.view.ViewOperations;
  * {@code table-override.*}, {@code view-default.*} and {@code view-override.*} apply server-side.
  *
  * <p>Every new table or view gets a unique location, so a re-created table never shares files
- * with a dropped one.
+ * with a dropped one. A drop with purge records the purge job in its own transaction and sends it
+ * to the purge queue once committed.
  */
 public final class PuddleCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
   private static final int LIST_ALL_PAGE_SIZE = 1000;
@@ -35,13 +41,19 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   private final Namespaces namespaces;
   private final CatalogObjects objects;
   private final FileIO io;
+  private final PurgeOutbox purges;
 
   public PuddleCatalog(
-      Warehouse warehouse, Namespaces namespaces, CatalogObjects objects, FileIO io) {
+      Warehouse warehouse,
+      Namespaces namespaces,
+      CatalogObjects objects,
+      FileIO io,
+      PurgeOutbox purges) {
     this.warehouse = warehouse;
     this.namespaces = namespaces;
     this.objects = objects;
     this.io = io;
+    this.purges = purges;
   }
 
   @Override
@@ -83,6 +95,26 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
     return base + "/" + identifier.name() + "-" + UUID.randomUUID().toString().replace("-", "");
   }
 
+  /**
+   * Registers a table; with {@code overwrite}, an existing table of that name is pointed at the
+   * registered metadata instead, and from then on owns no location.
+   */
+  @Override
+  public Table registerTable(
+      TableIdentifier identifier, String metadataFileLocation, boolean overwrite) {
+    if (!overwrite || !tableExists(identifier)) {
+      return registerTable(identifier, metadataFileLocation);
+    }
+    TableMetadata metadata = TableMetadataParser.read(io, metadataFileLocation);
+    objects.overwriteRegistered(
+        warehouse,
+        identifier,
+        metadata.location(),
+        metadataFileLocation,
+        TableMetadataParser.toJson(metadata));
+    return loadTable(identifier);
+  }
+
   @Override
   public boolean tableExists(TableIdentifier identifier) {
     return objects.exists(warehouse, identifier, Kind.TABLE);
@@ -105,12 +137,28 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
 
   @Override
   public boolean dropTable(TableIdentifier identifier, boolean purge) {
-    return objects.drop(warehouse, identifier, Kind.TABLE, purge);
+    return drop(identifier, Kind.TABLE, purge);
   }
 
   @Override
   public boolean dropView(TableIdentifier identifier) {
-    return objects.drop(warehouse, identifier, Kind.VIEW, false);
+    return drop(identifier, Kind.VIEW, false);
+  }
+
+  /**
+   * Drops a view and, with {@code purge}, its metadata files: a view has no data. Iceberg's
+   * catalogs have no purge for views; Puddle accepts {@code purgeRequested} on view drops too.
+   */
+  public boolean dropView(TableIdentifier identifier, boolean purge) {
+    return drop(identifier, Kind.VIEW, purge);
+  }
+
+  private boolean drop(TableIdentifier identifier, Kind kind, boolean purge) {
+    Optional<UUID> dropped = objects.drop(warehouse, identifier, kind, purge);
+    if (purge) {
+      dropped.ifPresent(purges::dispatch);
+    }
+    return dropped.isPresent();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.puddle.core.catalog;
 
+import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
@@ -79,6 +80,7 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
 
   @Override
   protected void doCommit(TableMetadata base, TableMetadata metadata) {
+    RequestScope.current().stats().commitAttempted();
     CatalogObject current = base == null ? null : row;
     // a registered table's metadata file already exists and was placed by someone else
     boolean registering = base == null && metadata.metadataFileLocation() != null;

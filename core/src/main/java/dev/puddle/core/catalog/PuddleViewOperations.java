@@ -1,5 +1,6 @@
 package dev.puddle.core.catalog;
 
+import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
@@ -58,6 +59,7 @@ final class PuddleViewOperations extends BaseViewOperations {
 
   @Override
   protected void doCommit(ViewMetadata base, ViewMetadata metadata) {
+    RequestScope.current().stats().commitAttempted();
     CatalogObject current = base == null ? null : row;
     boolean registering = base == null && metadata.metadataFileLocation() != null;
     committer.checkLocation(current, registering, metadata.location());

@@ -1,5 +1,6 @@
 package dev.puddle.core.catalog;
 
+import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.CatalogObjects.Swap;
@@ -16,7 +17,6 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
-import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
@@ -40,6 +40,7 @@ public final class TransactionCommit {
 
   public void commit(CommitTransactionRequest request) {
     request.validate();
+    RequestScope.current().stats().commitAttempted();
     List<TableIdentifier> identifiers = new ArrayList<>();
     for (UpdateTableRequest change : request.tableChanges()) {
       if (change.requirements().stream()
@@ -53,9 +54,8 @@ public final class TransactionCommit {
     List<String> written = new ArrayList<>();
     try {
       objects.swapAll(warehouse, identifiers, locked -> apply(request, locked, written));
-    } catch (ServiceUnavailableException e) {
-      // the database transaction may or may not have committed: keep the files
-      throw new CommitStateUnknownException(e);
+    } catch (CommitStateUnknownException e) {
+      throw e; // the database transaction may or may not have committed: keep the files
     } catch (RuntimeException e) {
       written.forEach(this::deleteQuietly);
       throw e;

@@ -34,7 +34,7 @@ public final class CatalogObjects {
 
   /** The table or view of that name, whichever kind it is. */
   public Optional<CatalogObject> find(Warehouse warehouse, TableIdentifier identifier) {
-    return database.autocommit(connection -> find(connection, warehouse, identifier, false));
+    return database.read(connection -> find(connection, warehouse, identifier, false));
   }
 
   static Optional<CatalogObject> find(
@@ -133,7 +133,7 @@ public final class CatalogObjects {
       String newLocation,
       String newMetadataLocation,
       String newMetadataJson) {
-    return database.transaction(
+    Database.Work<Boolean> work =
         connection ->
             swap(
                 connection,
@@ -142,7 +142,15 @@ public final class CatalogObjects {
                 expectedMetadataLocation,
                 newLocation,
                 newMetadataLocation,
-                newMetadataJson));
+                newMetadataJson);
+    // a transaction even for one UPDATE: its statement timeout is cancelled by the server at the
+    // request's deadline, so a commit never lands after its response said it failed, and an
+    // idempotency key is marked applied in the same transaction
+    return database.transaction(work);
+  }
+
+  private static boolean movesOwnedLocation(CatalogObject current, String newLocation) {
+    return current.ownsLocation() && !Locations.normalize(newLocation).equals(current.location());
   }
 
   static boolean swap(
@@ -155,7 +163,7 @@ public final class CatalogObjects {
       String newMetadataJson)
       throws SQLException {
     String location = Locations.normalize(newLocation);
-    if (current.ownsLocation() && !location.equals(current.location())) {
+    if (movesOwnedLocation(current, location)) {
       Locations.lock(connection, warehouse.id());
       Locations.checkObjectLocation(connection, warehouse.id(), current.id(), location);
     }
@@ -226,6 +234,36 @@ public final class CatalogObjects {
   }
 
   /**
+   * Points an existing table at metadata registered from elsewhere ({@code overwrite=true}). The
+   * table then owns no location: its files were placed by someone else.
+   */
+  public void overwriteRegistered(
+      Warehouse warehouse,
+      TableIdentifier identifier,
+      String location,
+      String metadataLocation,
+      String metadataJson) {
+    database.transaction(
+        connection -> {
+          CatalogObject current =
+              find(connection, warehouse, identifier, true)
+                  .filter(o -> o.kind() == Kind.TABLE)
+                  .orElseThrow(() -> doesNotExist(Kind.TABLE, identifier));
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "UPDATE catalog_object SET metadata_location = ?, metadata = ?, location = ?,"
+                      + " owns_location = false, updated_at = now() WHERE id = ?")) {
+            statement.setString(1, metadataLocation);
+            statement.setString(2, metadataJson);
+            statement.setString(3, Locations.normalize(location));
+            statement.setObject(4, current.id());
+            statement.executeUpdate();
+          }
+          return null;
+        });
+  }
+
+  /**
    * Renames a table or view, possibly into another namespace, with the checks and messages of
    * Iceberg's reference catalogs.
    */
@@ -274,15 +312,16 @@ public final class CatalogObjects {
   }
 
   /**
-   * Drops a table or view; false if none of that kind exists. With {@code purge}, the purge job
-   * is recorded in the same transaction, with everything the purge will need.
+   * Drops a table or view and returns its id; empty if none of that kind exists. With {@code
+   * purge}, the purge job is recorded in the same transaction, with everything the purge will need.
    */
-  public boolean drop(Warehouse warehouse, TableIdentifier identifier, Kind kind, boolean purge) {
+  public Optional<UUID> drop(
+      Warehouse warehouse, TableIdentifier identifier, Kind kind, boolean purge) {
     return database.transaction(
         connection -> {
           Optional<CatalogObject> found = find(connection, warehouse, identifier, true);
           if (found.isEmpty() || found.get().kind() != kind) {
-            return false;
+            return Optional.empty();
           }
           CatalogObject object = found.get();
           try (PreparedStatement statement =
@@ -291,30 +330,16 @@ public final class CatalogObjects {
             statement.executeUpdate();
           }
           if (purge) {
-            try (PreparedStatement statement =
-                connection.prepareStatement(
-                    "INSERT INTO purge_job (object_id, realm_id, warehouse_id, kind, identifier,"
-                        + " location, owns_location, metadata_location)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
-              statement.setObject(1, object.id());
-              statement.setString(2, warehouse.realm());
-              statement.setLong(3, warehouse.id());
-              statement.setString(4, kind.sql());
-              statement.setString(5, identifier.toString());
-              statement.setString(6, object.location());
-              statement.setBoolean(7, object.ownsLocation());
-              statement.setString(8, object.metadataLocation());
-              statement.executeUpdate();
-            }
+            PurgeJobs.insert(connection, warehouse, object);
           }
-          return true;
+          return Optional.of(object.id());
         });
   }
 
   /** Lists the tables or views of a namespace by name. */
   public Page<TableIdentifier> list(
       Warehouse warehouse, Namespace namespace, Kind kind, String pageToken, int pageSize) {
-    return database.autocommit(
+    return database.read(
         connection -> {
           OptionalLong namespaceId = Namespaces.id(connection, warehouse.id(), namespace, false);
           if (namespaceId.isEmpty()) {

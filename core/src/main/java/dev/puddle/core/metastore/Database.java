@@ -1,20 +1,34 @@
 package dev.puddle.core.metastore;
 
+import dev.puddle.core.api.Deadline;
+import dev.puddle.core.api.RequestScope;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ServiceUnavailableException;
 
 /**
  * Connections to the metastore. Connections carry no session state (no {@code SET}, no session
  * advisory locks, no temporary tables), so a proxy in front of PostgreSQL never pins them.
  *
- * <p>A Lambda execution environment serves one request at a time and keeps one connection,
- * opened lazily; the local server keeps a few. A connection that failed is discarded and the
- * next request opens a new one.
+ * <p>A Lambda execution environment serves one request at a time and keeps one connection, opened
+ * lazily; the local server keeps a few. A connection that failed is discarded and the next request
+ * opens a new one. A kept connection that turns out to be broken (the server restarted, the proxy
+ * dropped it while the function was idle) is replaced before any of the work ran, so the request
+ * does not fail because of it; work that already ran is never run again.
+ *
+ * <p>The deadline of the request being served ({@link RequestScope}) bounds everything: each
+ * transaction starts with {@code SET LOCAL statement_timeout} (transaction-scoped, so nothing stays
+ * on the connection), the socket read timeout backs that up, and a transaction whose deadline
+ * passes before {@code COMMIT} is rolled back. Failures are reported precisely: a {@link
+ * ServiceUnavailableException} means nothing was committed; a {@link CommitStateUnknownException}
+ * means the connection failed while {@code COMMIT} was on its way.
  */
 public final class Database implements AutoCloseable {
 
@@ -30,7 +44,35 @@ public final class Database implements AutoCloseable {
     Connection open() throws SQLException;
   }
 
-  private static final long ACQUIRE_TIMEOUT_SECONDS = 25;
+  private enum Mode {
+    /** Autocommit, may run again on a new connection: reads. */
+    READ,
+    /** Autocommit, never run again. */
+    AUTOCOMMIT,
+    /** One transaction, never run again. */
+    TRANSACTION
+  }
+
+  /** A connection and whether it was kept from an earlier request (and so may be stale). */
+  private record Lease(Connection connection, boolean kept) {}
+
+  /** The work never started because the kept connection it was given is broken. */
+  private static final class StaleConnection extends Exception {
+    StaleConnection(SQLException cause) {
+      super(cause);
+    }
+
+    SQLException sqlCause() {
+      return (SQLException) getCause();
+    }
+  }
+
+  private static final long ACQUIRE_TIMEOUT_MILLIS = 25_000;
+
+  /** How long past the statement timeout the socket waits before giving up on the server. */
+  private static final int NETWORK_GRACE_MILLIS = 500;
+
+  private static final Executor DIRECT = Runnable::run;
 
   private final ConnectionFactory factory;
   private final Semaphore permits;
@@ -41,31 +83,84 @@ public final class Database implements AutoCloseable {
     this.permits = new Semaphore(maxConnections, true);
   }
 
-  /** Runs work in autocommit mode: each statement is its own transaction. */
+  /**
+   * Runs read-only work in autocommit mode. If the kept connection turns out to be broken, the work
+   * runs once more on a new connection: reading twice is harmless.
+   */
+  public <T> T read(Work<T> work) {
+    return run(work, Mode.READ);
+  }
+
+  /** Runs work in autocommit mode: each statement is its own transaction. Never run twice. */
   public <T> T autocommit(Work<T> work) {
-    return run(work, true);
+    return run(work, Mode.AUTOCOMMIT);
   }
 
-  /** Runs work in one database transaction, committed if it returns and rolled back if it throws. */
+  /**
+   * Runs work in one database transaction, committed if it returns and rolled back if it throws.
+   * The work runs at most once: if it fails, nothing is retried here.
+   */
   public <T> T transaction(Work<T> work) {
-    return run(work, false);
+    return run(work, Mode.TRANSACTION);
   }
 
-  private <T> T run(Work<T> work, boolean autocommit) {
-    Connection connection = acquire();
-    boolean healthy = false;
+  private <T> T run(Work<T> work, Mode mode) {
+    RequestScope scope = RequestScope.current();
+    Deadline deadline = scope.deadline();
+    long start = System.nanoTime();
     try {
+      for (int attempt = 0; ; attempt++) {
+        if (deadline.passed()) {
+          throw deadlinePassed();
+        }
+        Lease lease = acquire(deadline);
+        try {
+          return runOn(lease, work, mode, scope);
+        } catch (StaleConnection e) {
+          // nothing of the work ran on the broken connection: try a new one, once
+          if (attempt > 0) {
+            throw SqlErrors.translate(e.sqlCause());
+          }
+        }
+      }
+    } finally {
+      scope.stats().addDatabaseTime(System.nanoTime() - start);
+    }
+  }
+
+  private <T> T runOn(Lease lease, Work<T> work, Mode mode, RequestScope scope)
+      throws StaleConnection {
+    Connection connection = lease.connection();
+    Deadline deadline = scope.deadline();
+    boolean healthy = false;
+    boolean workStarted = false;
+    boolean commitSent = false;
+    try {
+      boolean autocommit = mode != Mode.TRANSACTION;
       if (connection.getAutoCommit() != autocommit) {
         connection.setAutoCommit(autocommit);
       }
+      connection.setNetworkTimeout(DIRECT, networkTimeout(deadline, autocommit));
+      if (!autocommit) {
+        // sent with BEGIN in one round trip; it also finds a broken connection before any work
+        try (Statement statement = connection.createStatement()) {
+          statement.execute("SET LOCAL statement_timeout = " + statementTimeout(deadline));
+        }
+      }
       T result;
       try {
+        workStarted = true;
         result = work.run(connection);
         if (!autocommit) {
+          if (deadline.passed()) {
+            throw deadlinePassed();
+          }
+          scope.beforeCommit(connection);
+          commitSent = true;
           connection.commit();
         }
       } catch (RuntimeException | SQLException e) {
-        if (!autocommit) {
+        if (!autocommit && !commitSent) {
           rollbackQuietly(connection);
         }
         throw e;
@@ -73,7 +168,17 @@ public final class Database implements AutoCloseable {
       healthy = true;
       return result;
     } catch (SQLException e) {
-      healthy = !SqlErrors.isConnectionFailure(e);
+      boolean broken = SqlErrors.isConnectionFailure(e);
+      healthy = !broken;
+      if (broken && lease.kept() && (!workStarted || mode == Mode.READ)) {
+        throw new StaleConnection(e);
+      }
+      if (broken && commitSent) {
+        throw new CommitStateUnknownException(e);
+      }
+      if (SqlErrors.is(e, SqlErrors.QUERY_CANCELED) && !deadline.isNone()) {
+        throw deadlinePassed();
+      }
       throw SqlErrors.translate(e);
     } catch (RuntimeException e) {
       healthy = isOpen(connection);
@@ -83,9 +188,33 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  private Connection acquire() {
+  /**
+   * The socket read timeout, set anew for each use (a local socket option, no round trip): the
+   * deadline itself for autocommit work, a little more for a transaction, whose statement timeout
+   * should fire first and leave the connection usable.
+   */
+  private static int networkTimeout(Deadline deadline, boolean autocommit) {
+    if (deadline.isNone()) {
+      return 0; // no timeout
+    }
+    long millis = deadline.remainingMillis() + (autocommit ? 0 : NETWORK_GRACE_MILLIS);
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, millis));
+  }
+
+  /** Milliseconds a statement of the transaction may take; 0 (no limit) without a deadline. */
+  private static long statementTimeout(Deadline deadline) {
+    return deadline.isNone() ? 0 : Math.max(1, deadline.remainingMillis());
+  }
+
+  private static ServiceUnavailableException deadlinePassed() {
+    return new ServiceUnavailableException(
+        "The request could not finish in time; nothing was committed");
+  }
+
+  private Lease acquire(Deadline deadline) {
+    long wait = Math.min(ACQUIRE_TIMEOUT_MILLIS, deadline.remainingMillis());
     try {
-      if (!permits.tryAcquire(ACQUIRE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      if (!permits.tryAcquire(wait, TimeUnit.MILLISECONDS)) {
         throw new ServiceUnavailableException("Timed out waiting for a metastore connection");
       }
     } catch (InterruptedException e) {
@@ -97,13 +226,14 @@ public final class Database implements AutoCloseable {
       connection = idle.pollFirst();
     }
     if (connection != null) {
-      return connection;
+      return new Lease(connection, true);
     }
     try {
-      return factory.open();
+      return new Lease(factory.open(), false);
     } catch (SQLException e) {
       permits.release();
-      throw new ServiceUnavailableException(e, "Cannot connect to the metastore: %s", e.getMessage());
+      throw new ServiceUnavailableException(
+          e, "Cannot connect to the metastore: %s", e.getMessage());
     } catch (RuntimeException e) {
       permits.release();
       throw e;

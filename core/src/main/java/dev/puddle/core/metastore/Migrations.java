@@ -7,17 +7,22 @@ import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Applies the schema migrations in {@code migrations/} in order, each once. Runs at deploy time
+ * Applies the schema migrations in {@code migrations/} in order, each once: a script {@code
+ * V<n>__<name>.sql} is recorded as version n, and every script whose version is not recorded yet
+ * runs, so a script merged in after a later one still runs. Runs at deploy time
  * and at local-server start, never on a cold start. All of it happens in one transaction under a
  * transaction-scoped advisory lock, so concurrent runs wait for each other and a failed run leaves
  * nothing half-applied.
  */
 public final class Migrations {
-  /** Migration scripts, oldest first; a script's version is its position, counting from 1. */
-  static final List<String> SCRIPTS = List.of("V1__catalog.sql");
+  /** Migration scripts, oldest first. */
+  static final List<String> SCRIPTS =
+      List.of("V1__catalog.sql", "V2__purge.sql", "V3__idempotency.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"
   private static final int LOCK_MIGRATIONS = 1;
@@ -41,16 +46,19 @@ public final class Migrations {
                     + " script text NOT NULL,"
                     + " applied_at timestamptz NOT NULL DEFAULT now())");
           }
-          int current;
+          Set<Integer> recorded = new HashSet<>();
           try (Statement statement = connection.createStatement();
-              ResultSet rs =
-                  statement.executeQuery("SELECT coalesce(max(version), 0) FROM schema_migration")) {
-            rs.next();
-            current = rs.getInt(1);
+              ResultSet rs = statement.executeQuery("SELECT version FROM schema_migration")) {
+            while (rs.next()) {
+              recorded.add(rs.getInt(1));
+            }
           }
           int applied = 0;
-          for (int version = current + 1; version <= SCRIPTS.size(); version++) {
-            String script = SCRIPTS.get(version - 1);
+          for (String script : SCRIPTS) {
+            int version = version(script);
+            if (recorded.contains(version)) {
+              continue;
+            }
             try (Statement statement = connection.createStatement()) {
               statement.execute(read(script));
             }
@@ -65,6 +73,11 @@ public final class Migrations {
           }
           return applied;
         });
+  }
+
+  /** The n of {@code V<n>__name.sql}. */
+  static int version(String script) {
+    return Integer.parseInt(script.substring(1, script.indexOf("__")));
   }
 
   private static String read(String script) {

@@ -77,7 +77,7 @@ public final class Namespaces {
   }
 
   public Map<String, String> load(Warehouse warehouse, Namespace namespace) {
-    return database.autocommit(
+    return database.read(
         connection -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
@@ -95,13 +95,13 @@ public final class Namespaces {
   }
 
   public boolean exists(Warehouse warehouse, Namespace namespace) {
-    return database.autocommit(
+    return database.read(
         connection -> id(connection, warehouse.id(), namespace, false).isPresent());
   }
 
   /** The namespace's location property, if it has one. */
   public String location(Warehouse warehouse, Namespace namespace) {
-    return database.autocommit(
+    return database.read(
         connection -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
@@ -121,7 +121,7 @@ public final class Namespaces {
   /** Lists the children of {@code parent} (the top level when it is empty), by name. */
   public Page<Namespace> list(
       Warehouse warehouse, Namespace parent, String pageToken, int pageSize) {
-    return database.autocommit(
+    return database.read(
         connection -> {
           Long parentId = null;
           if (!parent.isEmpty()) {

@@ -43,7 +43,7 @@ public final class Warehouses {
   }
 
   public Optional<Warehouse> find(String realm, String name) {
-    return database.autocommit(
+    return database.read(
         connection -> {
           try (PreparedStatement statement =
               connection.prepareStatement(

@@ -1,16 +1,22 @@
 package dev.puddle.core.rest;
 
 import dev.puddle.core.api.Request;
+import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.Namespaces;
+import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.purge.PurgeOutbox;
+import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.storage.Storage;
 import java.sql.SQLNonTransientConnectionException;
+import java.time.Duration;
 import java.util.Arrays;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTCatalogProperties;
@@ -22,8 +28,18 @@ import org.apache.iceberg.rest.responses.ConfigResponse;
  * are safe to lose, so any instance can serve any request.
  */
 public final class CatalogApi {
-  /** Who the catalog serves: the realm (one until identity arrives) and its default warehouse. */
-  public record Settings(String realm, String defaultWarehouse) {}
+  /**
+   * Who the catalog serves: the realm (one until identity arrives) and its default warehouse; and
+   * how long an idempotency key is honoured (null: keys are ignored and not advertised).
+   */
+  public record Settings(String realm, String defaultWarehouse, Duration idempotencyKeyLifetime) {
+    /** The default lifetime of idempotency keys, advertised in {@code /v1/config}. */
+    public static final Duration DEFAULT_IDEMPOTENCY_KEY_LIFETIME = Duration.ofMinutes(30);
+
+    public Settings(String realm, String defaultWarehouse) {
+      this(realm, defaultWarehouse, DEFAULT_IDEMPOTENCY_KEY_LIFETIME);
+    }
+  }
 
   private final Settings settings;
   private final Database database;
@@ -34,8 +50,17 @@ public final class CatalogApi {
   private final NamespaceEndpoints namespaceEndpoints;
   private final TableEndpoints tableEndpoints;
   private final ViewEndpoints viewEndpoints;
+  private final PurgeOutbox purges;
+  private final PurgeJobEndpoints purgeJobEndpoints;
+  private final IdempotentRequests idempotency;
 
+  /** A catalog without a purge queue: purge jobs are recorded and wait for the sweep. */
   public CatalogApi(Settings settings, Database database, Storage storage) {
+    this(settings, database, storage, null);
+  }
+
+  /** A catalog that sends the purge job of each drop with purge to {@code purgeQueue}. */
+  public CatalogApi(Settings settings, Database database, Storage storage, PurgeQueue purgeQueue) {
     this.settings = settings;
     this.database = database;
     this.storage = storage;
@@ -45,9 +70,41 @@ public final class CatalogApi {
     this.namespaceEndpoints = new NamespaceEndpoints(namespaces);
     this.tableEndpoints = new TableEndpoints(objects, storage.io());
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
+    PurgeJobs purgeJobs = new PurgeJobs(database);
+    this.purges = new PurgeOutbox(purgeJobs, purgeQueue);
+    this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs);
+    this.idempotency =
+        settings.idempotencyKeyLifetime() == null
+            ? null
+            : new IdempotentRequests(
+                settings.realm(),
+                settings.idempotencyKeyLifetime(),
+                new IdempotencyKeys(database));
   }
 
+  public Settings settings() {
+    return settings;
+  }
+
+  /**
+   * Serves a request, under the {@link RequestScope} bound by the caller (its deadline) or a new
+   * one. A mutation carrying an {@code Idempotency-Key} takes effect at most once per key.
+   */
   public Response handle(Request request) {
+    RequestScope scope = RequestScope.current();
+    return scope.run(
+        () -> {
+          try {
+            return idempotency != null && IdempotentRequests.applies(request)
+                ? idempotency.handle(request, this::respond)
+                : dispatch(request);
+          } catch (RuntimeException e) {
+            return ErrorMapper.toResponse(e);
+          }
+        });
+  }
+
+  private Response respond(Request request) {
     try {
       return dispatch(request);
     } catch (RuntimeException e) {
@@ -84,6 +141,7 @@ public final class CatalogApi {
       case REPLACE_VIEW -> viewEndpoints.replaceView(scope(request));
       case DROP_VIEW -> viewEndpoints.dropView(scope(request));
       case RENAME_VIEW -> viewEndpoints.renameView(scope(request));
+      case LIST_PURGE_JOBS -> purgeJobEndpoints.listPurgeJobs(scope(request));
     };
   }
 
@@ -91,18 +149,24 @@ public final class CatalogApi {
     Warehouse warehouse =
         warehouses.get(settings.realm(), request.pathParameter("prefix").orElseThrow());
     return new Scope(
-        warehouse, new PuddleCatalog(warehouse, namespaces, objects, storage.io()), request);
+        warehouse,
+        new PuddleCatalog(warehouse, namespaces, objects, storage.io(), purges),
+        request);
   }
 
   /**
    * {@code GET /v1/config}: the warehouse's prefix, the storage properties engines need, the
-   * namespace separator and every endpoint this catalog serves.
+   * namespace separator, every endpoint this catalog serves and the idempotency key lifetime.
    */
   private Response config(Request request) {
     String name = request.queryParameter("warehouse").orElse(settings.defaultWarehouse());
     Warehouse warehouse = warehouses.get(settings.realm(), name);
+    ConfigResponse.Builder builder = ConfigResponse.builder();
+    if (settings.idempotencyKeyLifetime() != null) {
+      builder.withIdempotencyKeyLifetime(settings.idempotencyKeyLifetime().toString());
+    }
     ConfigResponse response =
-        ConfigResponse.builder()
+        builder
             .withDefaults(storage.configDefaults())
             .withOverride("prefix", warehouse.name())
             .withOverride(RESTCatalogProperties.NAMESPACE_SEPARATOR, Names.SEPARATOR_ENCODED)
@@ -117,7 +181,7 @@ public final class CatalogApi {
 
   private Response ready() {
     try {
-      database.autocommit(
+      database.read(
           connection -> {
             if (!connection.isValid(2)) {
               // a connection failure (class 08) makes the metastore discard it: the next request

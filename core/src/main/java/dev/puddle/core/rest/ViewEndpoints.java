@@ -63,8 +63,10 @@ final class ViewEndpoints {
   }
 
   Response dropView(Scope scope) {
+    boolean purge =
+        Boolean.parseBoolean(scope.request().queryParameter("purgeRequested").orElse("false"));
     TableIdentifier view = scope.view();
-    if (!scope.catalog().dropView(view)) {
+    if (!scope.catalog().dropView(view, purge)) {
       throw new NoSuchViewException("View does not exist: %s", view);
     }
     return Response.noContent();

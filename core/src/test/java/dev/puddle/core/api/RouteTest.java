@@ -56,6 +56,7 @@ class RouteTest {
     assertThat(Route.GET_CONFIG.isCatalogEndpoint()).isFalse();
     assertThat(Route.HEALTH.isCatalogEndpoint()).isFalse();
     assertThat(Route.READY.isCatalogEndpoint()).isFalse();
+    assertThat(Route.LIST_PURGE_JOBS.isCatalogEndpoint()).isFalse();
     assertThat(Route.LOAD_TABLE.isCatalogEndpoint()).isTrue();
     assertThat(Endpoint.create(Route.LOAD_TABLE.method(), Route.LOAD_TABLE.path()))
         .isEqualTo(Endpoint.V1_LOAD_TABLE);

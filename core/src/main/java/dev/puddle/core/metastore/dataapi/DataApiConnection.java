@@ -183,7 +183,7 @@ final class DataApiConnection {
     }
     if (query) {
       ResultReader reader = new ResultReader(client);
-      return new Outcome(reader.read(named, values, transaction, SqlScanner.isRepeatable(sql)), -1);
+      return new Outcome(reader.read(named, values, transaction), -1);
     }
     Long updated = client.execute(named, values, transaction).numberOfRecordsUpdated();
     return new Outcome(null, updated == null ? 0 : updated);

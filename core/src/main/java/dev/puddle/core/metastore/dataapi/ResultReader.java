@@ -18,13 +18,13 @@ import software.amazon.awssdk.services.rdsdata.model.SqlParameter;
  *
  * <p>The query runs wrapped, each of its rows turned into one JSON text ({@code row_to_json}). Rows
  * small enough come back whole in that one call, as long as they fit the response budget; it is the
- * only call of a common read. For every other row the call returns only its size, and keeps its
- * JSON for the rest of the transaction in a transaction-local setting ({@code set_config(…,
- * true)}), from which it is then fetched in byte pieces of at most 60,000 bytes, as many per call
- * as fit the budget. All of it comes from the one execution of the query, so the rows are
- * consistent whatever happens in between. Outside a transaction a setting would not outlive the
- * call, so a read that finds large rows runs again in a transaction of its own; a query that must
- * not run twice (data-modifying, with {@code RETURNING}) runs in one from the start.
+ * only call of a common read. In a transaction, the call keeps the JSON of every other row in a
+ * transaction-local setting ({@code set_config(…, true)}) and returns only its size; the rows are
+ * then fetched from there in byte pieces of at most 60,000 bytes, as many per call as fit the
+ * budget. All of it comes from the one execution of the query, so the rows are consistent whatever
+ * happens in between. Outside a transaction a setting would not outlive the call, so there a row
+ * too large makes the wrapped query fail on purpose, which undoes whatever the query did (it may be
+ * an {@code UPDATE … RETURNING}), and the read runs again in a transaction of its own.
  *
  * <p>Rows of the JSON form keep every column in order, including duplicate names; values lose their
  * SQL type and are read back by {@link DataApiResultSet}'s getters.
@@ -47,6 +47,12 @@ final class ResultReader {
 
   private static final String SETTING_PREFIX = "puddle.dataapi_row_";
 
+  /** In the error a wrapped query raises on purpose for a row it cannot return outright. */
+  private static final String TOO_LARGE = "puddle-dataapi-row-too-large";
+
+  /** In the error a wrapped query raises on purpose past {@link #MAX_ROWS} rows. */
+  private static final String TOO_MANY_ROWS = "puddle-dataapi-too-many-rows";
+
   private final DataApiClient client;
 
   ResultReader(DataApiClient client) {
@@ -55,27 +61,25 @@ final class ResultReader {
 
   /**
    * The rows of a query whose SQL uses named parameters, each row's values in column order; in the
-   * transaction if one is given. A query that is not {@code repeatable} (an {@code UPDATE …
-   * RETURNING}, say) must not run twice, so outside a transaction it runs in one of its own from
-   * the start.
+   * transaction if one is given.
    */
-  List<List<JsonNode>> read(
-      String sql, List<SqlParameter> parameters, String transactionId, boolean repeatable)
+  List<List<JsonNode>> read(String sql, List<SqlParameter> parameters, String transactionId)
       throws SQLException {
     String wrapped = firstCall(sql);
     if (transactionId != null) {
-      return read(wrapped, parameters, transactionId);
+      return readInTransaction(wrapped, parameters, transactionId);
     }
-    if (repeatable) {
-      List<Row> rows = first(wrapped, parameters, null);
-      if (rows.stream().allMatch(Row::whole)) {
-        return values(rows);
+    try {
+      return values(first(wrapped, parameters, null));
+    } catch (SQLException e) {
+      if (!String.valueOf(e.getMessage()).contains(TOO_LARGE)) {
+        throw e;
       }
     }
     String transaction = client.begin();
     List<List<JsonNode>> rows;
     try {
-      rows = read(wrapped, parameters, transaction);
+      rows = readInTransaction(wrapped, parameters, transaction);
     } catch (SQLException | RuntimeException e) {
       try {
         client.rollback(transaction);
@@ -89,7 +93,7 @@ final class ResultReader {
   }
 
   /** Reads in a transaction: the first call keeps the large rows, then their pieces. */
-  private List<List<JsonNode>> read(
+  private List<List<JsonNode>> readInTransaction(
       String wrapped, List<SqlParameter> parameters, String transactionId) throws SQLException {
     List<Row> rows = first(wrapped, parameters, transactionId);
     if (!rows.stream().allMatch(Row::whole)) {
@@ -122,17 +126,23 @@ final class ResultReader {
     List<SqlParameter> all = new ArrayList<>(parameters);
     all.add(number("dataapi_row_limit", ROW_LIMIT));
     all.add(number("dataapi_budget", RESPONSE_BUDGET));
-    all.add(number("dataapi_max_rows", MAX_ROWS + 1));
+    all.add(number("dataapi_max_rows", MAX_ROWS));
     all.add(
         SqlParameter.builder()
             .name("dataapi_keep")
             .value(Field.fromBooleanValue(transactionId != null))
             .build());
-    List<List<Field>> records = client.execute(wrapped, all, transactionId).records();
-    if (records.size() > MAX_ROWS) {
-      throw new SQLException(
-          "A query over the Data API may return at most " + MAX_ROWS + " rows",
-          DataApiErrors.PROGRAM_LIMIT_EXCEEDED);
+    List<List<Field>> records;
+    try {
+      records = client.execute(wrapped, all, transactionId).records();
+    } catch (SQLException e) {
+      if (String.valueOf(e.getMessage()).contains(TOO_MANY_ROWS)) {
+        throw new SQLException(
+            "A query over the Data API may return at most " + MAX_ROWS + " rows",
+            DataApiErrors.PROGRAM_LIMIT_EXCEEDED,
+            e);
+      }
+      throw e;
     }
     List<Row> rows = new ArrayList<>(records.size());
     for (List<Field> record : records) {
@@ -214,19 +224,29 @@ final class ResultReader {
 
   /**
    * Each row: its number in the query's order; its JSON if it is returned whole (small enough, and
-   * within the response budget, which reserves the overhead of every row); its size in bytes; and,
-   * when asked to keep them, the size of the JSON kept for the rows not returned whole. The query
-   * is a top-level WITH, where a data-modifying statement may stand. Windows without ORDER BY take
-   * the rows as the query returns them, so nothing is sorted.
+   * within the response budget, which reserves the overhead of every row); its size in bytes; and
+   * for a row not returned whole, when asked to keep it, the size of the JSON kept, else an error.
+   * The errors cast a text naming the problem to uuid; the text depends on the row, so that the
+   * planner cannot raise it ahead of time. The query becomes the last table expression of a
+   * top-level WITH, where data-modifying statements may stand. Windows without ORDER BY take the
+   * rows as the query returns them, so nothing is sorted.
    */
   private static String firstCall(String sql) {
-    return "WITH dataapi_q AS ("
-        + sql
+    SqlScanner.With with = SqlScanner.splitWith(sql);
+    String query =
+        with == null
+            ? "WITH dataapi_q AS (" + sql
+            : with.tableExpressions() + ", dataapi_q AS (" + with.statement();
+    return query
         + "\n) SELECT r.n, CASE WHEN r.whole THEN r.j END, r.b,"
-        + " CASE WHEN NOT r.whole AND :dataapi_keep"
+        + " CASE WHEN r.n > :dataapi_max_rows THEN "
+        + error(TOO_MANY_ROWS)
+        + " WHEN r.whole THEN NULL WHEN :dataapi_keep"
         + " THEN octet_length(set_config('"
         + SETTING_PREFIX
-        + "' || r.n, r.j, true)) END"
+        + "' || r.n, r.j, true)) ELSE "
+        + error(TOO_LARGE)
+        + " END"
         + " FROM (SELECT c.n, c.j, c.b, c.b <= :dataapi_row_limit"
         + " AND sum(c.cost) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
         + " + "
@@ -236,7 +256,11 @@ final class ResultReader {
         + " CASE WHEN octet_length(o.j) <= :dataapi_row_limit"
         + " THEN octet_length(to_json(o.j)::text) ELSE 0 END AS cost"
         + " FROM (SELECT row_number() OVER () AS n, row_to_json(dataapi_q)::text AS j"
-        + " FROM dataapi_q) AS o) AS c) AS r LIMIT :dataapi_max_rows";
+        + " FROM dataapi_q) AS o) AS c) AS r LIMIT :dataapi_max_rows + 1";
+  }
+
+  private static String error(String problem) {
+    return "length(CAST('" + problem + " ' || r.n AS uuid)::text)";
   }
 
   /**

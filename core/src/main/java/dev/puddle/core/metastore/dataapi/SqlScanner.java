@@ -2,12 +2,15 @@ package dev.puddle.core.metastore.dataapi;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Finds the parts of PostgreSQL text that matter to the Data API adapter — positional {@code ?}
- * placeholders, named {@code :name} parameters and the {@code ;} between statements — while
- * skipping string literals ({@code '…'}, {@code E'…'}), quoted identifiers, dollar-quoted bodies
- * and comments, where the same characters mean nothing.
+ * placeholders, named {@code :name} parameters, the {@code ;} between statements and the parts of a
+ * {@code WITH} — while keeping apart string literals ({@code '…'}, {@code E'…'}), quoted
+ * identifiers, dollar-quoted bodies and comments, where the same characters mean nothing.
  */
 public final class SqlScanner {
 
@@ -20,7 +23,9 @@ public final class SqlScanner {
     /** A statement separator {@code ;}. */
     SEPARATOR,
     /** A {@code --} or {@code /* … *}{@code /} comment, kept verbatim by rewrites. */
-    COMMENT
+    COMMENT,
+    /** A string literal, quoted identifier or dollar-quoted body, kept verbatim by rewrites. */
+    LITERAL
   }
 
   /** Receives the parts of the text as they are found, in order. */
@@ -118,27 +123,59 @@ public final class SqlScanner {
    * statement with {@code RETURNING} returns rows too, when run as a query.)
    */
   public static boolean isQuery(String sql) {
-    return switch (firstKeyword(sql)) {
+    String start = code(sql).replace('(', ' ').stripLeading();
+    int end = 0;
+    while (end < start.length() && Character.isLetter(start.charAt(end))) {
+      end++;
+    }
+    return switch (start.substring(0, end).toUpperCase(Locale.ROOT)) {
       case "SELECT", "WITH", "VALUES", "TABLE", "SHOW" -> true;
       default -> false;
     };
   }
 
   /**
-   * Whether running the statement again has no effect a caller could see: a {@code SELECT} (its row
-   * locks, if any, are held already), {@code VALUES}, {@code TABLE} or {@code SHOW}. A {@code WITH}
-   * may hold a data-modifying statement, so it does not count.
+   * A statement with a {@code WITH}: its common table expressions, and the statement after them.
    */
-  public static boolean isRepeatable(String sql) {
-    return switch (firstKeyword(sql)) {
-      case "SELECT", "VALUES", "TABLE", "SHOW" -> true;
-      default -> false;
-    };
+  public record With(String tableExpressions, String statement) {}
+
+  private static final Pattern WITH =
+      Pattern.compile("^\\s*WITH\\s+(RECURSIVE\\s+)?", Pattern.CASE_INSENSITIVE);
+  private static final Pattern STATEMENT =
+      Pattern.compile(
+          "\\b(SELECT|INSERT|UPDATE|DELETE|MERGE|VALUES|TABLE)\\b", Pattern.CASE_INSENSITIVE);
+
+  /**
+   * Splits a statement that starts with {@code WITH} into its table expressions ({@code WITH a AS
+   * (…), b AS (…)}) and the statement that follows them; null for any other statement. The
+   * statement is the first {@code SELECT}, {@code INSERT}, {@code UPDATE}, … outside parentheses.
+   */
+  public static With splitWith(String sql) {
+    String code = code(sql);
+    Matcher with = WITH.matcher(code);
+    if (!with.find()) {
+      return null;
+    }
+    int depth = 0;
+    for (int i = with.end(); i < code.length(); i++) {
+      char c = code.charAt(i);
+      if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth--;
+      } else if (depth == 0) {
+        Matcher statement = STATEMENT.matcher(code).region(i, code.length());
+        if (statement.lookingAt() && (i == 0 || !isIdentifierPart(code.charAt(i - 1)))) {
+          return new With(sql.substring(0, i).stripTrailing(), sql.substring(i));
+        }
+      }
+    }
+    return null;
   }
 
-  /** The statement's first word, upper case, after comments and parentheses. */
-  private static String firstKeyword(String sql) {
-    StringBuilder code = new StringBuilder();
+  /** The text with comments and literals blanked out, so that only code is left, in place. */
+  private static String code(String sql) {
+    StringBuilder code = new StringBuilder(sql.length());
     scan(
         sql,
         new Visitor() {
@@ -149,15 +186,11 @@ public final class SqlScanner {
 
           @Override
           public void token(Kind kind, String token) {
-            code.append(kind == Kind.COMMENT ? " " : token);
+            code.append(
+                kind == Kind.COMMENT || kind == Kind.LITERAL ? " ".repeat(token.length()) : token);
           }
         });
-    String start = code.toString().replace('(', ' ').stripLeading();
-    int end = 0;
-    while (end < start.length() && Character.isLetter(start.charAt(end))) {
-      end++;
-    }
-    return start.substring(0, end).toUpperCase(java.util.Locale.ROOT);
+    return code.toString();
   }
 
   /** Walks the text once, handing every part to the visitor. */
@@ -167,40 +200,40 @@ public final class SqlScanner {
     int i = 0;
     while (i < length) {
       char c = sql.charAt(i);
-      int skipTo = -1;
-      int commentEnd = -1;
+      char next = i + 1 < length ? sql.charAt(i + 1) : 0;
+      Kind kind = null;
+      int tokenEnd = i + 1;
       if (c == '\'') {
         boolean backslashEscapes =
             i > 0
                 && (sql.charAt(i - 1) == 'E' || sql.charAt(i - 1) == 'e')
                 && (i < 2 || !isIdentifierPart(sql.charAt(i - 2)));
-        skipTo = endOfQuoted(sql, i, '\'', backslashEscapes);
+        kind = Kind.LITERAL;
+        tokenEnd = endOfQuoted(sql, i, '\'', backslashEscapes);
       } else if (c == '"') {
-        skipTo = endOfQuoted(sql, i, '"', false);
-      } else if (c == '-' && i + 1 < length && sql.charAt(i + 1) == '-') {
+        kind = Kind.LITERAL;
+        tokenEnd = endOfQuoted(sql, i, '"', false);
+      } else if (c == '-' && next == '-') {
         int newline = sql.indexOf('\n', i);
-        commentEnd = newline < 0 ? length : newline + 1;
-      } else if (c == '/' && i + 1 < length && sql.charAt(i + 1) == '*') {
-        commentEnd = endOfBlockComment(sql, i);
-      } else if (c == '$' && (i == 0 || !isIdentifierPart(sql.charAt(i - 1)))) {
-        skipTo = endOfDollarQuoted(sql, i);
-      } else if (c == ':' && i + 1 < length && sql.charAt(i + 1) == ':') {
-        skipTo = i + 2; // a cast, not a parameter
-      }
-      if (skipTo > 0) {
-        i = skipTo;
-        continue;
-      }
-      Kind kind = null;
-      int tokenEnd = i + 1;
-      if (commentEnd > 0) {
         kind = Kind.COMMENT;
-        tokenEnd = commentEnd;
+        tokenEnd = newline < 0 ? length : newline + 1;
+      } else if (c == '/' && next == '*') {
+        kind = Kind.COMMENT;
+        tokenEnd = endOfBlockComment(sql, i);
+      } else if (c == '$' && (i == 0 || !isIdentifierPart(sql.charAt(i - 1)))) {
+        int end = endOfDollarQuoted(sql, i);
+        if (end > 0) {
+          kind = Kind.LITERAL;
+          tokenEnd = end;
+        }
+      } else if (c == ':' && next == ':') {
+        i += 2; // a cast, not a parameter
+        continue;
       } else if (c == '?') {
         kind = Kind.PLACEHOLDER;
       } else if (c == ';') {
         kind = Kind.SEPARATOR;
-      } else if (c == ':' && i + 1 < length && isIdentifierStart(sql.charAt(i + 1))) {
+      } else if (c == ':' && isIdentifierStart(next)) {
         kind = Kind.NAMED;
         while (tokenEnd < length && isIdentifierPart(sql.charAt(tokenEnd))) {
           tokenEnd++;

@@ -61,10 +61,17 @@ class SqlScannerTest {
   }
 
   @Test
-  void onlyPlainQueriesMayRunTwice() {
-    assertThat(SqlScanner.isRepeatable("SELECT * FROM t FOR UPDATE")).isTrue();
-    assertThat(SqlScanner.isRepeatable("WITH x AS (DELETE FROM t RETURNING *) SELECT * FROM x"))
-        .isFalse();
-    assertThat(SqlScanner.isRepeatable("UPDATE t SET a = 1 RETURNING a")).isFalse();
+  void aWithIsSplitBeforeItsStatement() {
+    SqlScanner.With with =
+        SqlScanner.splitWith(
+            "WITH a AS MATERIALIZED (SELECT 1 AS x), \"select\" AS (DELETE FROM t RETURNING *)\n"
+                + " -- SELECT in a comment\n"
+                + " UPDATE u SET v = 'SELECT' FROM a RETURNING v");
+    assertThat(with.tableExpressions())
+        .isEqualTo(
+            "WITH a AS MATERIALIZED (SELECT 1 AS x), \"select\" AS (DELETE FROM t RETURNING *)\n"
+                + " -- SELECT in a comment");
+    assertThat(with.statement()).isEqualTo("UPDATE u SET v = 'SELECT' FROM a RETURNING v");
+    assertThat(SqlScanner.splitWith("SELECT 1")).isNull();
   }
 }

@@ -15,10 +15,18 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
-/** {@code PUDDLE_DB_MODE} and its settings pick how the metastore is reached. */
-class MetastoreConnectionsTest {
+/** {@code PUDDLE_DB_MODE=data-api} and its settings make connections over the RDS Data API. */
+class DataApiEnvironmentTest {
   private static final StaticCredentialsProvider CREDENTIALS =
       StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
+
+  private static final Map<String, String> SETTINGS =
+      Map.of(
+          "PUDDLE_DB_MODE", "data-api",
+          "PUDDLE_DB_CLUSTER_ARN", "arn:aws:rds:eu-west-1:123456789012:cluster:puddle",
+          "PUDDLE_DB_SECRET_ARN",
+              "arn:aws:secretsmanager:eu-west-1:123456789012:secret:puddle-AbCdEf",
+          "PUDDLE_DB_NAME", "postgres");
 
   private static EmbeddedPostgres postgres;
   private static DataApiTestEndpoint endpoint;
@@ -36,33 +44,20 @@ class MetastoreConnectionsTest {
   }
 
   @Test
-  void jdbcIsTheDefault() throws Exception {
-    Database.ConnectionFactory factory =
-        MetastoreConnections.fromEnvironment(
-            Map.of("PUDDLE_DB_URL", postgres.getJdbcUrl("postgres", "postgres")), CREDENTIALS);
-    try (Connection connection = factory.open()) {
-      assertThat(connection.isValid(2)).isTrue();
-    }
+  void theModeSelectsTheDataApi() throws Exception {
+    Database.ConnectionFactory factory = new Environment(SETTINGS).connections(null);
+    assertThat(factory).isInstanceOf(DataApiConnections.class);
+    ((DataApiConnections) factory).close();
   }
 
   @Test
-  void dataApiModeReachesTheClusterThroughTheDataApi() throws Exception {
+  void connectionsReachTheClusterThroughTheDataApi() throws Exception {
+    Map<String, String> env = new java.util.HashMap<>(SETTINGS);
+    env.put("PUDDLE_DB_DATA_API_ENDPOINT", endpoint.uri().toString());
     long before = endpoint.totalCalls();
-    Database.ConnectionFactory factory =
-        MetastoreConnections.fromEnvironment(
-            Map.of(
-                "PUDDLE_DB_MODE", "data-api",
-                "PUDDLE_DB_CLUSTER_ARN", "arn:aws:rds:eu-west-1:123456789012:cluster:puddle",
-                "PUDDLE_DB_SECRET_ARN",
-                    "arn:aws:secretsmanager:eu-west-1:123456789012:secret:puddle-AbCdEf",
-                "PUDDLE_DB_NAME", "postgres",
-                "PUDDLE_DB_DATA_API_ENDPOINT", endpoint.uri().toString()),
-            CREDENTIALS);
-    assertThat(factory).isInstanceOf(DataApiConnections.class);
-    try (Connection connection = factory.open()) {
+    try (DataApiConnections connections = DataApiEnvironment.connections(env, CREDENTIALS);
+        Connection connection = connections.open()) {
       assertThat(connection.isValid(2)).isTrue();
-    } finally {
-      ((DataApiConnections) factory).close();
     }
     assertThat(endpoint.totalCalls()).isEqualTo(before + 1);
   }
@@ -70,14 +65,10 @@ class MetastoreConnectionsTest {
   @Test
   void missingOrUnknownSettingsAreNamed() {
     assertThatThrownBy(
-            () ->
-                MetastoreConnections.fromEnvironment(
-                    Map.of("PUDDLE_DB_MODE", "data-api"), CREDENTIALS))
+            () -> DataApiEnvironment.connections(Map.of("PUDDLE_DB_MODE", "data-api"), CREDENTIALS))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("PUDDLE_DB_CLUSTER_ARN");
-    assertThatThrownBy(
-            () ->
-                MetastoreConnections.fromEnvironment(Map.of("PUDDLE_DB_MODE", "odbc"), CREDENTIALS))
+    assertThatThrownBy(() -> new Environment(Map.of("PUDDLE_DB_MODE", "odbc")).connections(null))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("jdbc or data-api");
   }

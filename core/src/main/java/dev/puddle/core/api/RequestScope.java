@@ -1,0 +1,69 @@
+package dev.puddle.core.api;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.function.Supplier;
+
+/**
+ * What the request being served on this thread carries down to the metastore: its deadline, its
+ * cost counters and, for a request with an idempotency key, the statement that records in each
+ * database transaction that the request took effect. Bound for the duration of {@link #run}; code
+ * running outside a request sees a scope without deadline whose counts are discarded.
+ */
+public final class RequestScope {
+  /** Joins a database transaction of the request just before it commits. */
+  @FunctionalInterface
+  public interface CommitParticipant {
+    void beforeCommit(Connection connection) throws SQLException;
+  }
+
+  private static final ThreadLocal<RequestScope> CURRENT = new ThreadLocal<>();
+
+  private final Deadline deadline;
+  private final RequestStats stats = new RequestStats();
+  private CommitParticipant participant;
+
+  public RequestScope(Deadline deadline) {
+    this.deadline = deadline;
+  }
+
+  /** The scope of the request on this thread, or a fresh one without deadline. */
+  public static RequestScope current() {
+    RequestScope scope = CURRENT.get();
+    return scope != null ? scope : new RequestScope(Deadline.none());
+  }
+
+  /** Runs {@code work} with this scope bound to the current thread. */
+  public <T> T run(Supplier<T> work) {
+    RequestScope previous = CURRENT.get();
+    CURRENT.set(this);
+    try {
+      return work.get();
+    } finally {
+      if (previous == null) {
+        CURRENT.remove();
+      } else {
+        CURRENT.set(previous);
+      }
+    }
+  }
+
+  public Deadline deadline() {
+    return deadline;
+  }
+
+  public RequestStats stats() {
+    return stats;
+  }
+
+  public void participate(CommitParticipant participant) {
+    this.participant = participant;
+  }
+
+  /** Lets the participant, if any, join a transaction of this request before it commits. */
+  public void beforeCommit(Connection connection) throws SQLException {
+    if (participant != null) {
+      participant.beforeCommit(connection);
+    }
+  }
+}

@@ -1,0 +1,227 @@
+package dev.puddle.core.rest;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.api.Deadline;
+import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.core.api.Request;
+import dev.puddle.core.api.RequestScope;
+import dev.puddle.core.api.Response;
+import dev.puddle.core.api.Route;
+import dev.puddle.core.metastore.IdempotencyKeys;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code Idempotency-Key} header of the Iceberg REST specification: a mutation carrying a key
+ * takes effect at most once per key within the advertised lifetime, on whichever function instance
+ * it lands. A retry of a finished request gets the first response replayed (2xx and deterministic
+ * 4xx are final; 5xx are not, so a retry runs again if nothing was applied). The same key with a
+ * different request is refused with 422; a retry while the first attempt still runs gets 503, and
+ * tries again later.
+ */
+final class IdempotentRequests {
+  private static final Logger LOG = LoggerFactory.getLogger(IdempotentRequests.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String HEADER = "idempotency-key";
+
+  /** How long past the request's deadline its claim lasts, in case it is slow to let go. */
+  private static final Duration LEASE_GRACE = Duration.ofSeconds(5);
+
+  private static final Duration LEASE_WITHOUT_DEADLINE = Duration.ofMinutes(1);
+
+  /** Time to record a request's outcome, taken from the margin its deadline keeps back. */
+  private static final Duration RECORDING_TIME = Duration.ofSeconds(1);
+
+  private final String realm;
+  private final Duration lifetime;
+  private final IdempotencyKeys keys;
+
+  IdempotentRequests(String realm, Duration lifetime, IdempotencyKeys keys) {
+    this.realm = realm;
+    this.lifetime = lifetime;
+    this.keys = keys;
+  }
+
+  /** Whether the request is a mutation that carries a key. */
+  static boolean applies(Request request) {
+    Route route = request.route();
+    return route.group() == FunctionGroup.WRITE
+        && route != Route.REPORT_METRICS
+        && request.header(HEADER).isPresent();
+  }
+
+  Response handle(Request request, Function<Request, Response> execute) {
+    UUID key;
+    try {
+      key = UUID.fromString(request.header(HEADER).orElseThrow().trim());
+    } catch (IllegalArgumentException e) {
+      return ErrorMapper.error(
+          400, "BadRequestException", "Invalid Idempotency-Key: expected a UUID (UUIDv7)");
+    }
+    byte[] hash = hash(request);
+    UUID attempt = UUID.randomUUID();
+    RequestScope scope = RequestScope.current();
+    Duration lease =
+        scope.deadline().isNone()
+            ? LEASE_WITHOUT_DEADLINE
+            : Duration.ofMillis(scope.deadline().remainingMillis()).plus(LEASE_GRACE);
+    if (keys.claim(realm, key, hash, request.route().operationId(), attempt, lease, lifetime)) {
+      return execute(request, execute, key, attempt, scope);
+    }
+    Optional<IdempotencyKeys.Existing> existing = keys.find(realm, key);
+    if (existing.isEmpty()) {
+      // deleted as expired between the two statements: it is a new key after all
+      return keys.claim(realm, key, hash, request.route().operationId(), attempt, lease, lifetime)
+          ? execute(request, execute, key, attempt, scope)
+          : inProgress(key);
+    }
+    return answerFor(existing.get(), hash, key, scope);
+  }
+
+  private Response execute(
+      Request request,
+      Function<Request, Response> execute,
+      UUID key,
+      UUID attempt,
+      RequestScope scope) {
+    scope.stats().idempotency("executed");
+    scope.participate(connection -> IdempotencyKeys.markApplied(connection, realm, key, attempt));
+    Response response = execute.apply(request);
+    // recorded even when the request ran out of time: that is what the deadline's margin is for
+    new RequestScope(Deadline.in(RECORDING_TIME)).run(() -> record(key, attempt, response));
+    return response;
+  }
+
+  private Void record(UUID key, UUID attempt, Response response) {
+    try {
+      if (isFinal(response.status())) {
+        keys.finish(
+            realm,
+            key,
+            attempt,
+            response.status(),
+            JSON.writeValueAsString(response.headers()),
+            response.body() == null ? null : gzip(response.body()));
+      } else {
+        keys.release(realm, key, attempt);
+      }
+    } catch (IOException | RuntimeException e) {
+      // the response stands; a retry finds the key unfinished and is told so
+      LOG.warn("Could not record the outcome of idempotency key {}: {}", key, e.toString());
+    }
+    return null;
+  }
+
+  private Response answerFor(
+      IdempotencyKeys.Existing existing, byte[] hash, UUID key, RequestScope scope) {
+    if (!Arrays.equals(existing.requestHash(), hash)) {
+      return ErrorMapper.error(
+          422,
+          "UnprocessableEntityException",
+          "Idempotency-Key " + key + " was already used for a different request");
+    }
+    if (existing.status() != null) {
+      scope.stats().idempotency("replayed");
+      return replay(existing);
+    }
+    if (existing.leaseRunning()) {
+      return inProgress(key);
+    }
+    // applied, then the attempt ended without recording its response (the claim would have
+    // been taken over otherwise): the change happened, its answer is lost
+    return ErrorMapper.error(
+        500,
+        "CommitStateUnknownException",
+        "The request with Idempotency-Key "
+            + key
+            + " took effect, but its response was lost; load the object to see its state");
+  }
+
+  private static Response inProgress(UUID key) {
+    return ErrorMapper.error(
+            503,
+            "ServiceUnavailableException",
+            "A request with Idempotency-Key " + key + " is still in progress; retry later")
+        .withHeader("retry-after", "1");
+  }
+
+  private static Response replay(IdempotencyKeys.Existing existing) {
+    try {
+      Map<String, String> headers =
+          existing.headers() == null
+              ? Map.of()
+              : JSON.readValue(existing.headers(), new TypeReference<Map<String, String>>() {});
+      String body = existing.body() == null ? null : gunzip(existing.body());
+      return new Response(existing.status(), headers, body);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Final responses are replayed: success and deterministic client errors. Not final: server
+   * errors, and authentication or throttling answers, which a retry may get past.
+   */
+  static boolean isFinal(int status) {
+    return status < 500 && status != 401 && status != 403 && status != 419 && status != 429;
+  }
+
+  /** SHA-256 of what makes two requests the same: operation, path, query and body. */
+  static byte[] hash(Request request) {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      update(digest, request.route().operationId());
+      for (Map.Entry<String, String> entry : new TreeMap<>(request.pathParameters()).entrySet()) {
+        update(digest, entry.getKey());
+        update(digest, entry.getValue());
+      }
+      update(digest, "?");
+      for (Map.Entry<String, String> entry : new TreeMap<>(request.queryParameters()).entrySet()) {
+        update(digest, entry.getKey());
+        update(digest, entry.getValue());
+      }
+      update(digest, request.body());
+      return digest.digest();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void update(MessageDigest digest, String value) {
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    digest.update(Integer.toString(bytes.length).getBytes(StandardCharsets.UTF_8));
+    digest.update((byte) ':');
+    digest.update(bytes);
+  }
+
+  private static byte[] gzip(String body) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
+      gzip.write(body.getBytes(StandardCharsets.UTF_8));
+    }
+    return out.toByteArray();
+  }
+
+  private static String gunzip(byte[] body) throws IOException {
+    try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}

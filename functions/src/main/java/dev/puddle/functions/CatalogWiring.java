@@ -1,0 +1,68 @@
+package dev.puddle.functions;
+
+import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.DatabaseCredentials;
+import dev.puddle.core.rest.CatalogApi;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The parts of a catalog function built once per execution environment from its environment
+ * variables: the function itself, and what its SnapStart hooks prime and reset (connections, cached
+ * logins). Nothing here opens a connection or calls AWS: that happens on the first request.
+ */
+record CatalogWiring(
+    CatalogFunction function, Priming priming, Database database, DatabaseCredentials credentials) {
+  private static final Set<FunctionGroup> HTTP_GROUPS =
+      EnumSet.of(FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN);
+
+  static CatalogWiring fromEnvironment(Map<String, String> variables) {
+    Environment env = new Environment(variables);
+    FunctionGroup group = env.group();
+    if (!HTTP_GROUPS.contains(group)) {
+      throw new IllegalStateException(
+          "The catalog handler serves the read, write, token and admin groups, not " + group);
+    }
+    DatabaseCredentials credentials = env.credentials();
+    ConnectionGate gate = new ConnectionGate(env.connections(credentials));
+    Database database = new Database(gate, env.maxConnections());
+    CatalogApi api =
+        new CatalogApi(
+            new CatalogApi.Settings(
+                env.realm(), env.defaultWarehouse(), env.idempotencyKeyLifetime()),
+            database,
+            env.storage(),
+            PurgeEnvironment.queueOrNull(variables));
+    CatalogFunction function =
+        new CatalogFunction(
+            api,
+            new CatalogFunction.Options(
+                EnumSet.of(group),
+                env.realm(),
+                env.requestTimeout(),
+                env.deadlineMargin(),
+                env.gzipMinBytes()),
+            new RequestLog(env.metricsNamespace(), System.out));
+    return new CatalogWiring(
+        function, new Priming(function, EnumSet.of(group), gate), database, credentials);
+  }
+
+  /** SnapStart, before the snapshot: prime, and hold no connection in it. */
+  String beforeCheckpoint() {
+    String primed = priming.run();
+    database.closeIdleConnections();
+    return primed;
+  }
+
+  /**
+   * SnapStart, after a restore: the snapshot's connections are dead and its cached logins and AWS
+   * credentials belong to another time, so drop them.
+   */
+  void afterRestore() {
+    database.closeIdleConnections();
+    credentials.forget();
+    function.restored();
+  }
+}

@@ -1,0 +1,58 @@
+package dev.puddle.functions;
+
+import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.purge.PurgeProcessor;
+import dev.puddle.core.purge.PurgeQueue;
+import dev.puddle.core.purge.PurgeSweep;
+import dev.puddle.core.purge.PurgeWorker;
+import dev.puddle.core.purge.S3Objects;
+import dev.puddle.core.purge.SqsPurgeQueue;
+import dev.puddle.core.storage.Storage;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Wires the purge queue, the purge function and the sweep from environment variables, once per
+ * execution environment. Every setting is documented in the README.
+ */
+final class PurgeEnvironment {
+  private static final int SWEEP_LIMIT = 1000;
+
+  private PurgeEnvironment() {}
+
+  /** The purge queue drops send their jobs to; null when none is configured. */
+  static PurgeQueue queueOrNull(Map<String, String> env) {
+    String url = env.get("PUDDLE_PURGE_QUEUE_URL");
+    return url == null || url.isBlank() ? null : queue(env);
+  }
+
+  static PurgeProcessor processor(Map<String, String> env) {
+    Environment environment = new Environment(env);
+    PurgeJobs jobs = new PurgeJobs(environment.database());
+    Storage storage = environment.storage();
+    S3Objects s3 = new S3Objects(S3Objects.client(storage.clientProperties()));
+    return new PurgeProcessor(
+        jobs,
+        new PurgeWorker(jobs, storage.io(), s3),
+        queue(env),
+        Integer.parseInt(env.getOrDefault("PUDDLE_PURGE_MAX_RECEIVES", "5")));
+  }
+
+  static PurgeSweep sweep(Map<String, String> env) {
+    return new PurgeSweep(
+        new PurgeJobs(new Environment(env).database()),
+        queue(env),
+        new PurgeSweep.Settings(
+            Duration.ofSeconds(
+                Long.parseLong(env.getOrDefault("PUDDLE_PURGE_SWEEP_GRACE_SECONDS", "300"))),
+            Duration.ofMinutes(
+                Long.parseLong(env.getOrDefault("PUDDLE_PURGE_SWEEP_STALE_MINUTES", "60"))),
+            SWEEP_LIMIT));
+  }
+
+  private static PurgeQueue queue(Map<String, String> env) {
+    return new SqsPurgeQueue(
+        SqsPurgeQueue.awsClient(env.getOrDefault("AWS_REGION", "us-east-1")),
+        new Environment(env).required("PUDDLE_PURGE_QUEUE_URL"));
+  }
+}

@@ -1,0 +1,60 @@
+package dev.puddle.functions;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.purge.Deadline;
+import dev.puddle.core.purge.PurgeProcessor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The Lambda entry point of the purge function: an SQS event of purge messages in, the messages
+ * that failed out ({@code ReportBatchItemFailures}). The event source mapping deletes the others.
+ * Each invocation works only as long as its remaining time allows; see {@link PurgeProcessor}.
+ */
+public final class PurgeHandler implements RequestStreamHandler {
+  private static final ObjectMapper JSON =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+  /** Built in the execution environment's init phase, from its environment variables. */
+  private static final class FromEnvironment {
+    static final PurgeProcessor PROCESSOR = PurgeEnvironment.processor(System.getenv());
+  }
+
+  private final PurgeProcessor processor;
+
+  public PurgeHandler() {
+    this(FromEnvironment.PROCESSOR);
+  }
+
+  public PurgeHandler(PurgeProcessor processor) {
+    this.processor = processor;
+  }
+
+  @Override
+  public void handleRequest(InputStream input, OutputStream output, Context context)
+      throws IOException {
+    SqsEvent event = JSON.readValue(input, SqsEvent.class);
+    Deadline deadline = Deadline.after(Duration.ofMillis(context.getRemainingTimeInMillis()));
+    JSON.writeValue(output, handle(event, deadline));
+  }
+
+  /** Processes one batch within the deadline. */
+  public SqsBatchResponse handle(SqsEvent event, Deadline deadline) {
+    List<PurgeProcessor.Delivery> batch =
+        event.records() == null
+            ? List.of()
+            : event.records().stream()
+                .map(m -> new PurgeProcessor.Delivery(m.messageId(), m.body(), m.receiveCount()))
+                .toList();
+    return new SqsBatchResponse(
+        processor.process(batch, deadline).stream()
+            .map(SqsBatchResponse.ItemFailure::new)
+            .toList());
+  }
+}

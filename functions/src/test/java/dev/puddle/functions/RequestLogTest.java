@@ -1,0 +1,152 @@
+package dev.puddle.functions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.core.metastore.Database;
+import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.core.storage.Storage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Protects the request log line: one JSON line per request, in CloudWatch Embedded Metric Format
+ * (metrics per operation), with what happened and never what was sent: no header values, no body,
+ * no credentials. The metastore here is unreachable, so no service is needed.
+ */
+class RequestLogTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private Database database;
+  private Storage storage;
+  private CatalogFunction function;
+
+  @BeforeEach
+  void setUp() {
+    database =
+        new Database(
+            () -> {
+              throw new SQLException("connection refused", "08001");
+            },
+            1);
+    storage = Storage.s3Compatible("http://127.0.0.1:9", "us-east-1", "key", "secret");
+    CatalogApi api = new CatalogApi(new CatalogApi.Settings("acme", "wh"), database, storage);
+    function =
+        new CatalogFunction(
+            api,
+            new CatalogFunction.Options(
+                EnumSet.of(FunctionGroup.READ),
+                "acme",
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(2),
+                1024),
+            new RequestLog("PuddleTest", new PrintStream(out, true, StandardCharsets.UTF_8)));
+  }
+
+  @AfterEach
+  void tearDown() {
+    database.close();
+    storage.close();
+  }
+
+  @Test
+  void eachRequestWritesOneLineWithMetricsAndNoSecrets() throws IOException {
+    function.handle(
+        event(
+            "POST /v1/{prefix}/namespaces",
+            "/v1/wh/namespaces",
+            Map.of("prefix", "wh"),
+            "{\"namespace\":[\"s3cr3t-body\"]}"),
+        null);
+    function.handle(
+        event(
+            "GET /v1/{prefix}/namespaces/{namespace}",
+            "/v1/wh/namespaces/sales",
+            Map.of("prefix", "wh", "namespace", "sales"),
+            null),
+        null);
+
+    List<JsonNode> lines = lines();
+    assertThat(lines).hasSize(2);
+    JsonNode refused = lines.get(0);
+    assertThat(refused.get("operation").asText()).isEqualTo("createNamespace");
+    assertThat(refused.get("status").asInt()).isEqualTo(403);
+    assertThat(refused.get("errorType").asText()).isEqualTo("ForbiddenException");
+    assertThat(refused.get("realm").asText()).isEqualTo("acme");
+    assertThat(refused.get("functionGroup").asText()).isEqualTo("read");
+    assertThat(refused.get("coldStart").asBoolean()).isTrue();
+    assertThat(refused.get("ClientErrors").asInt()).isEqualTo(1);
+
+    JsonNode unavailable = lines.get(1);
+    assertThat(unavailable.get("status").asInt()).isEqualTo(503);
+    assertThat(unavailable.get("errorType").asText()).isEqualTo("ServiceUnavailableException");
+    assertThat(unavailable.get("Errors").asInt()).isEqualTo(1);
+    assertThat(unavailable.get("coldStart").asBoolean()).isFalse();
+    JsonNode directive = unavailable.at("/_aws/CloudWatchMetrics/0");
+    assertThat(directive.get("Namespace").asText()).isEqualTo("PuddleTest");
+    assertThat(directive.at("/Dimensions/0/0").asText()).isEqualTo("Operation");
+    List<String> metrics = new ArrayList<>();
+    directive.get("Metrics").forEach(metric -> metrics.add(metric.get("Name").asText()));
+    assertThat(metrics)
+        .containsExactly(
+            "Requests",
+            "Errors",
+            "ClientErrors",
+            "Latency",
+            "DatabaseTime",
+            "CommitRetries",
+            "CommitConflicts");
+    metrics.forEach(name -> assertThat(unavailable.has(name)).as(name).isTrue());
+
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertThat(text).doesNotContain("s3cr3t").doesNotContain("Bearer");
+  }
+
+  private List<JsonNode> lines() throws IOException {
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+      lines.add(JSON.readTree(line));
+    }
+    return lines;
+  }
+
+  private static HttpApiEvent event(
+      String routeKey, String path, Map<String, String> parameters, String body) {
+    String method = routeKey.substring(0, routeKey.indexOf(' '));
+    return new HttpApiEvent(
+        "2.0",
+        routeKey,
+        path,
+        "",
+        null,
+        Map.of("authorization", "Bearer s3cr3t-token", "content-type", "application/json"),
+        null,
+        parameters,
+        new HttpApiEvent.RequestContext(
+            "123456789012",
+            "api",
+            "api.example",
+            new HttpApiEvent.Http(method, path, "HTTP/1.1", "203.0.113.1", "test"),
+            "request-1",
+            routeKey,
+            "$default",
+            "01/Jan/2026:00:00:00 +0000",
+            0L),
+        body,
+        false);
+  }
+}

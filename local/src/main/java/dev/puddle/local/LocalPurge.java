@@ -1,0 +1,163 @@
+package dev.puddle.local;
+
+import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.purge.PurgeProcessor;
+import dev.puddle.core.purge.PurgeQueue;
+import dev.puddle.core.purge.PurgeSweep;
+import dev.puddle.core.purge.PurgeWorker;
+import dev.puddle.core.purge.S3Objects;
+import dev.puddle.core.purge.SqsPurgeQueue;
+import dev.puddle.core.storage.Storage;
+import dev.puddle.functions.PurgeHandler;
+import dev.puddle.functions.PurgeSweepHandler;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The purge side of the local twin, laid out as on AWS: an embedded SQS server with the purge queue
+ * and its dead-letter queue, the purge handler fed by a poller that plays Lambda's event source
+ * mapping, and the sweep handler invoked on a schedule.
+ */
+public final class LocalPurge implements AutoCloseable {
+  /** The purge queue's name; its dead-letter queue is {@code puddle-purge-dlq}. */
+  public static final String QUEUE = "puddle-purge";
+
+  private static final Logger LOG = LoggerFactory.getLogger(LocalPurge.class);
+  private static final int SWEEP_LIMIT = 1000;
+  private static final String SCHEDULED_EVENT =
+      "{\"source\":\"aws.events\",\"detail-type\":\"Scheduled Event\",\"detail\":{}}";
+
+  /**
+   * How the purge runs: the purge function's time limit, the queue's visibility timeout (at least
+   * the time limit, so a message is not redelivered while it is processed) and {@code
+   * maxReceiveCount}, and the sweep's schedule and settings.
+   */
+  public record Options(
+      Duration functionTimeout,
+      Duration visibilityTimeout,
+      int maxReceives,
+      Duration sweepInterval,
+      PurgeSweep.Settings sweep) {
+    /** For people: failed purges are retried after 90 s, five times. */
+    public static final Options DEFAULTS =
+        new Options(
+            Duration.ofSeconds(60),
+            Duration.ofSeconds(90),
+            5,
+            Duration.ofSeconds(30),
+            new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), SWEEP_LIMIT));
+  }
+
+  private final LocalSqs sqs;
+  private final LocalSqs.QueuePair queues;
+  private final SqsPurgeQueue queue;
+  private final S3Objects s3;
+  private final PurgePoller poller;
+  private final ScheduledExecutorService sweeper;
+
+  private LocalPurge(
+      LocalSqs sqs,
+      LocalSqs.QueuePair queues,
+      SqsPurgeQueue queue,
+      S3Objects s3,
+      PurgePoller poller,
+      ScheduledExecutorService sweeper) {
+    this.sqs = sqs;
+    this.queues = queues;
+    this.queue = queue;
+    this.s3 = s3;
+    this.poller = poller;
+    this.sweeper = sweeper;
+  }
+
+  /**
+   * Starts SQS, creates the queues, sends again every unfinished job (the queues lived in memory
+   * and are new), and starts the poller and the sweep.
+   */
+  public static LocalPurge start(
+      String bind, int sqsPort, Options options, Database database, Storage storage) {
+    LocalSqs sqs = LocalSqs.start(bind, sqsPort);
+    try {
+      LocalSqs.QueuePair queues =
+          sqs.createQueues(QUEUE, options.visibilityTimeout(), options.maxReceives());
+      SqsPurgeQueue queue = new SqsPurgeQueue(sqs.client(), queues.url());
+      PurgeJobs jobs = new PurgeJobs(database);
+      jobs.requeueUnfinished();
+      S3Objects s3 = new S3Objects(S3Objects.client(storage.clientProperties()));
+      PurgeHandler handler =
+          new PurgeHandler(
+              new PurgeProcessor(
+                  jobs, new PurgeWorker(jobs, storage.io(), s3), queue, options.maxReceives()));
+      PurgePoller poller =
+          new PurgePoller(sqs.client(), queues, handler, options.functionTimeout());
+      PurgeSweepHandler sweep = new PurgeSweepHandler(new PurgeSweep(jobs, queue, options.sweep()));
+      // at once, without the grace the schedule gives a drop's own send
+      new PurgeSweep(
+              jobs,
+              queue,
+              new PurgeSweep.Settings(Duration.ZERO, options.sweep().stale(), SWEEP_LIMIT))
+          .run();
+      poller.start();
+      ScheduledExecutorService sweeper =
+          Executors.newSingleThreadScheduledExecutor(
+              runnable -> {
+                Thread thread = new Thread(runnable, "puddle-purge-sweep");
+                thread.setDaemon(true);
+                return thread;
+              });
+      long every = options.sweepInterval().toMillis();
+      sweeper.scheduleWithFixedDelay(
+          () -> invoke(sweep, options.functionTimeout()), every, every, TimeUnit.MILLISECONDS);
+      return new LocalPurge(sqs, queues, queue, s3, poller, sweeper);
+    } catch (RuntimeException e) {
+      sqs.close();
+      throw e;
+    }
+  }
+
+  /** Invokes the sweep handler with a scheduled event, as EventBridge would. */
+  private static void invoke(PurgeSweepHandler sweep, Duration timeout) {
+    try {
+      ByteArrayOutputStream output = new ByteArrayOutputStream();
+      sweep.handleRequest(
+          new ByteArrayInputStream(SCHEDULED_EVENT.getBytes(StandardCharsets.UTF_8)),
+          output,
+          new LocalContext(UUID.randomUUID().toString(), timeout));
+      LOG.debug("Purge sweep: {}", output.toString(StandardCharsets.UTF_8));
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Purge sweep failed", e);
+    }
+  }
+
+  /** Where drops send their purge jobs. */
+  public PurgeQueue queue() {
+    return queue;
+  }
+
+  public LocalSqs sqs() {
+    return sqs;
+  }
+
+  public LocalSqs.QueuePair queues() {
+    return queues;
+  }
+
+  /** Stops the sweep and the poller (letting a batch in progress finish), then SQS. */
+  @Override
+  public void close() {
+    sweeper.shutdownNow();
+    poller.close();
+    s3.close();
+    sqs.close();
+  }
+}

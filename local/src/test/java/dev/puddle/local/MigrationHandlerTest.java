@@ -1,0 +1,127 @@
+package dev.puddle.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
+import dev.puddle.functions.MigrationHandler;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The migration function behind the CloudFormation custom resource: the sample event from {@code
+ * events/custom-resource/} goes through the real handler against a new database of the twin's
+ * PostgreSQL, and the answer CloudFormation gets is PUT to a loopback response URL.
+ */
+class MigrationHandlerTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Path SAMPLE =
+      Path.of(System.getProperty("puddle.events.dir", "../events"))
+          .resolve("custom-resource/migrate-create.json");
+
+  private final List<JsonNode> answers = new CopyOnWriteArrayList<>();
+  private final List<String> contentTypes = new CopyOnWriteArrayList<>();
+  private HttpServer cloudFormation;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    cloudFormation =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
+    cloudFormation.createContext(
+        "/",
+        exchange -> {
+          contentTypes.add(String.valueOf(exchange.getRequestHeaders().getFirst("Content-Type")));
+          answers.add(JSON.readTree(exchange.getRequestBody().readAllBytes()));
+          exchange.sendResponseHeaders(200, -1);
+          exchange.close();
+        });
+    cloudFormation.start();
+  }
+
+  @AfterEach
+  void tearDown() {
+    cloudFormation.stop(0);
+  }
+
+  @Test
+  void createMigratesUpdateFindsNothingToDoAndDeleteKeepsTheSchema() throws IOException {
+    MigrationHandler handler = new MigrationHandler(environment(newDatabase()));
+
+    JsonNode created = invoke(handler, "Create");
+    JsonNode updated = invoke(handler, "Update");
+    JsonNode deleted = invoke(handler, "Delete");
+
+    assertThat(created.get("Status").asText()).isEqualTo("SUCCESS");
+    assertThat(created.at("/Data/AppliedScripts").asText()).isEqualTo("3");
+    assertThat(created.get("PhysicalResourceId").asText()).isEqualTo("puddle-metastore-schema");
+    assertThat(created.get("RequestId").asText()).isEqualTo("6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0");
+    assertThat(updated.get("Status").asText()).isEqualTo("SUCCESS");
+    assertThat(updated.at("/Data/AppliedScripts").asText()).isEqualTo("0");
+    assertThat(deleted.get("Status").asText()).isEqualTo("SUCCESS");
+    assertThat(answers).hasSize(3);
+    assertThat(contentTypes).containsOnly("");
+  }
+
+  @Test
+  void aFailureIsReportedToCloudFormationRatherThanLeftHanging() throws IOException {
+    String missing = TestTwin.get().jdbcUrl().replaceFirst("/postgres\\?", "/no_such_database?");
+    MigrationHandler handler = new MigrationHandler(environment(missing));
+
+    JsonNode answer = invoke(handler, "Create");
+
+    assertThat(answer.get("Status").asText()).isEqualTo("FAILED");
+    assertThat(answer.get("Reason").asText()).contains("ServiceUnavailableException");
+    assertThat(answers).hasSize(1);
+  }
+
+  private JsonNode invoke(MigrationHandler handler, String requestType) throws IOException {
+    ObjectNode event = (ObjectNode) JSON.readTree(SAMPLE.toFile());
+    event.put("RequestType", requestType);
+    event.put(
+        "ResponseURL",
+        "http://127.0.0.1:"
+            + cloudFormation.getAddress().getPort()
+            + "/cfn-response?X-Amz-Signature=abc");
+    if (!requestType.equals("Create")) {
+      event.put("PhysicalResourceId", "puddle-metastore-schema");
+    }
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+    handler.handleRequest(
+        new ByteArrayInputStream(JSON.writeValueAsBytes(event)), output, new LocalContext("cfn"));
+    JsonNode returned = JSON.readTree(output.toByteArray());
+    assertThat(returned).isEqualTo(answers.getLast());
+    return returned;
+  }
+
+  private static Map<String, String> environment(String jdbcUrl) {
+    return Map.of("PUDDLE_FUNCTION_GROUP", "migrate", "PUDDLE_DB_URL", jdbcUrl);
+  }
+
+  /** A new, empty database in the twin's PostgreSQL. */
+  private static String newDatabase() {
+    String name = "migrate_" + System.nanoTime();
+    TestTwin.get()
+        .database()
+        .autocommit(
+            connection -> {
+              try (Statement statement = connection.createStatement()) {
+                statement.execute("CREATE DATABASE " + name);
+              }
+              return null;
+            });
+    return TestTwin.get().jdbcUrl().replaceFirst("/postgres\\?", "/" + name + "?");
+  }
+}
