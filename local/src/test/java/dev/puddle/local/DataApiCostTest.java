@@ -39,17 +39,17 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Data API round trips of one catalog request, counted at the test endpoint: {@code
- * loadTable} and a single-table commit, with ordinary metadata and with metadata of several
- * megabytes, which must cross the Data API's 1 MiB response and 4 MiB request limits in pieces.
+ * The Data API round trips of one catalog request, counted at the test endpoint: {@code loadTable}
+ * and a single-table commit, with ordinary metadata and with metadata of several megabytes, which
+ * must cross the Data API's 1 MiB response and 4 MiB request limits in pieces.
  *
  * <p>Each request is isolated on the client side: {@code loadTable} is one REST request (the
- * warehouse lookup is cached since {@code GET /v1/config}), and the commit goes through the
- * table's operations, which send one {@code POST} and load nothing around it. Like {@link
- * OperationCostTest}, the requests go to a catalog of their own, over the data-api twin's
- * metastore and storage, that advertises no idempotency keys (Iceberg's client sends one with
- * every mutation once they are advertised): this measures the operations themselves. One test
- * counts a commit with its key, through the twin.
+ * warehouse lookup is cached since {@code GET /v1/config}), and the commit goes through the table's
+ * operations, which send one {@code POST} and load nothing around it. Like {@link
+ * OperationCostTest}, the requests go to a catalog of their own, over the data-api twin's metastore
+ * and storage, that advertises no idempotency keys (Iceberg's client sends one with every mutation
+ * once they are advertised): this measures the operations themselves. One test counts a commit with
+ * its key, through the twin.
  */
 class DataApiCostTest {
   private static final Schema SCHEMA = new Schema(required(1, "id", Types.LongType.get()));
