@@ -25,8 +25,7 @@ final class DataApiEnvironment {
             credentials),
         new DataApiConnections.Target(
             clusterArn, required(env, "PUDDLE_DB_SECRET_ARN"), env.get("PUDDLE_DB_NAME")),
-        DataApiConnections.Resume.DEFAULT,
-        () -> Long.MAX_VALUE);
+        DataApiConnections.Resume.DEFAULT);
   }
 
   /** The cluster's own region (arn:aws:rds:REGION:account:cluster:name), else the function's. */

@@ -4,7 +4,6 @@ import dev.puddle.core.metastore.Database;
 import java.net.URI;
 import java.sql.Connection;
 import java.time.Duration;
-import java.util.function.LongSupplier;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -56,12 +55,11 @@ public final class DataApiConnections implements Database.ConnectionFactory, Aut
   private final DataApiClient calls;
 
   /**
-   * Connections through {@code client}, waiting for a resuming cluster as {@code resume} says and
-   * never past {@code requestDeadline} (a {@link System#nanoTime()} value, read at each call;
-   * {@link Long#MAX_VALUE} when there is none).
+   * Connections through {@code client}, waiting for a resuming cluster as {@code resume} says, and
+   * never longer than a connection's network timeout, which the metastore sets from the request's
+   * deadline.
    */
-  public DataApiConnections(
-      RdsDataClient client, Target target, Resume resume, LongSupplier requestDeadline) {
+  public DataApiConnections(RdsDataClient client, Target target, Resume resume) {
     this.client = client;
     this.calls =
         new DataApiClient(
@@ -69,8 +67,7 @@ public final class DataApiConnections implements Database.ConnectionFactory, Aut
             target.clusterArn(),
             target.secretArn(),
             target.database(),
-            new ResumeRetry(
-                resume.maxWait(), resume.firstBackoff(), resume.maxBackoff(), requestDeadline));
+            new ResumeRetry(resume.maxWait(), resume.firstBackoff(), resume.maxBackoff()));
   }
 
   /**

@@ -4,33 +4,26 @@ import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.rdsdata.model.DatabaseResumingException;
 
 /**
  * Waits out an Aurora Serverless v2 cluster that is resuming from zero capacity: a call that fails
  * with {@link DatabaseResumingException} did not run, so it is repeated, with exponential back-off
- * and jitter, until it succeeds or the deadline would pass. Then the caller gets a connection
- * failure (SQLSTATE 08001), which the catalog answers with 503 while there is still time to answer
- * at all.
- *
- * <p>The deadline is the earlier of {@code maxWait} after the call started and the request's own
- * deadline, when one is known ({@code requestDeadline}, in {@link System#nanoTime()} terms, {@link
- * Long#MAX_VALUE} for none).
+ * and jitter, until it succeeds or the wait would pass its limit: {@code maxWait}, or less for a
+ * call of a connection bounded by its request's deadline (see {@link DataApiClient#limitedTo}).
+ * Then the caller gets a connection failure (SQLSTATE 08001), which the catalog answers with 503
+ * while there is still time to answer at all.
  */
 final class ResumeRetry {
   private final Duration maxWait;
   private final Duration firstBackoff;
   private final Duration maxBackoff;
-  private final LongSupplier requestDeadline;
 
-  ResumeRetry(
-      Duration maxWait, Duration firstBackoff, Duration maxBackoff, LongSupplier requestDeadline) {
+  ResumeRetry(Duration maxWait, Duration firstBackoff, Duration maxBackoff) {
     this.maxWait = maxWait;
     this.firstBackoff = firstBackoff;
     this.maxBackoff = maxBackoff;
-    this.requestDeadline = requestDeadline;
   }
 
   <T> T call(Supplier<T> call) throws SQLException {
@@ -40,8 +33,7 @@ final class ResumeRetry {
   /** As {@link #call(Supplier)}, waiting at most {@code wait} (if shorter than the usual). */
   <T> T call(Supplier<T> call, Duration wait) throws SQLException {
     long start = System.nanoTime();
-    long deadline =
-        Math.min(start + Math.min(wait.toNanos(), maxWait.toNanos()), requestDeadline.getAsLong());
+    long deadline = start + Math.min(wait.toNanos(), maxWait.toNanos());
     long backoff = firstBackoff.toNanos();
     int attempts = 0;
     while (true) {

@@ -315,24 +315,6 @@ class DataApiConnectionTest {
   }
 
   @Test
-  void noCallWaitsPastTheRequestDeadline() throws Exception {
-    long deadline = System.nanoTime() + Duration.ofMillis(300).toNanos();
-    try (DataApiConnections hurried = endpoint.connections(QUICK_RESUME, () -> deadline);
-        Connection connection = hurried.open()) {
-      endpoint.resumeAfter(Integer.MAX_VALUE);
-      try {
-        assertThatThrownBy(() -> count(connection, "parent"))
-            .isInstanceOfSatisfying(
-                SQLTransientConnectionException.class,
-                e -> assertThat(e.getSQLState()).isEqualTo("08001"));
-        assertThat(System.nanoTime()).isLessThan(deadline + Duration.ofSeconds(1).toNanos());
-      } finally {
-        endpoint.resumeAfter(0);
-      }
-    }
-  }
-
-  @Test
   void theNetworkTimeoutBoundsEachCallAndTheWaitForAResume() throws Exception {
     try (Connection connection = connections.open()) {
       connection.setNetworkTimeout(Runnable::run, 300);

@@ -26,7 +26,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.LongSupplier;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.rdsdata.RdsDataClient;
@@ -111,18 +110,12 @@ public final class DataApiTestEndpoint implements AutoCloseable {
 
   /** Metastore connections through this endpoint, with the real SDK client. */
   public DataApiConnections connections(DataApiConnections.Resume resume) {
-    return connections(resume, () -> Long.MAX_VALUE);
-  }
-
-  /** As {@link #connections(DataApiConnections.Resume)}, within a request's deadline. */
-  public DataApiConnections connections(
-      DataApiConnections.Resume resume, LongSupplier requestDeadline) {
     RdsDataClient client =
         DataApiConnections.client(
             "us-east-1",
             uri(),
             StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")));
-    return new DataApiConnections(client, TARGET, resume, requestDeadline);
+    return new DataApiConnections(client, TARGET, resume);
   }
 
   /** Connections that wait out a resume as in production. */
