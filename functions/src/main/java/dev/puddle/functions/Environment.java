@@ -58,7 +58,10 @@ final class Environment {
     String mode = get("PUDDLE_DB_MODE", "jdbc");
     return switch (mode) {
       case "jdbc" -> PostgresConnections.factory(required("PUDDLE_DB_URL"), credentials);
-      default -> throw new IllegalStateException("PUDDLE_DB_MODE must be jdbc, not " + mode);
+      case "data-api" ->
+          DataApiEnvironment.connections(env, DefaultCredentialsProvider.builder().build());
+      default ->
+          throw new IllegalStateException("PUDDLE_DB_MODE must be jdbc or data-api, not " + mode);
     };
   }
 

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 
 /**
  * Puddle on one machine: an embedded PostgreSQL, S3 and SQS server on loopback, the data of the
@@ -48,6 +49,7 @@ public final class LocalTwin implements AutoCloseable {
 
   private final LocalPostgres postgres;
   private final LocalS3 s3;
+  private final Database.ConnectionFactory connections;
   private final LocalPurge purge;
   private final Database database;
   private final Storage storage;
@@ -58,6 +60,7 @@ public final class LocalTwin implements AutoCloseable {
   private LocalTwin(
       LocalPostgres postgres,
       LocalS3 s3,
+      Database.ConnectionFactory connections,
       LocalPurge purge,
       Database database,
       Storage storage,
@@ -66,6 +69,7 @@ public final class LocalTwin implements AutoCloseable {
       InFlight inFlight) {
     this.postgres = postgres;
     this.s3 = s3;
+    this.connections = connections;
     this.purge = purge;
     this.database = database;
     this.storage = storage;
@@ -75,16 +79,28 @@ public final class LocalTwin implements AutoCloseable {
   }
 
   public static LocalTwin start(Options options) {
+    return start(
+        options,
+        postgres -> PostgresConnections.factory(postgres.jdbcUrl(), postgres.user(), null));
+  }
+
+  /**
+   * Starts the twin with the catalog reaching its PostgreSQL through the connections {@code
+   * metastore} makes for it, e.g. through the RDS Data API instead of JDBC. Connections that are
+   * {@link AutoCloseable} are closed with the twin.
+   */
+  public static LocalTwin start(
+      Options options, Function<LocalPostgres, Database.ConnectionFactory> metastore) {
     Path data = options.dataDirectory().toAbsolutePath();
     LocalPostgres postgres = LocalPostgres.start(data.resolve("postgres"), options.postgresPort());
     LocalS3 s3 = null;
+    Database.ConnectionFactory connections = null;
     LocalPurge purge = null;
     try {
       s3 = LocalS3.start(data.resolve("s3"), options.bind(), options.s3Port());
       s3.ensureBucket(BUCKET);
-      Database database =
-          new Database(
-              PostgresConnections.factory(postgres.jdbcUrl(), postgres.user(), null), CONNECTIONS);
+      connections = metastore.apply(postgres);
+      Database database = new Database(connections, CONNECTIONS);
       Migrations.migrate(database);
       new Warehouses(database).ensure(REALM, WAREHOUSE, "s3://" + BUCKET + "/" + WAREHOUSE, Map.of());
       Storage storage =
@@ -107,14 +123,17 @@ public final class LocalTwin implements AutoCloseable {
       InFlight inFlight = new InFlight();
       server.createContext("/", new ApiGatewayBridge(handler, inFlight));
       server.start();
-      return new LocalTwin(postgres, s3, purge, database, storage, server, executor, inFlight);
+      return new LocalTwin(
+          postgres, s3, connections, purge, database, storage, server, executor, inFlight);
     } catch (IOException e) {
       closeQuietly(purge);
+      closeQuietly(connections);
       closeQuietly(s3);
       postgres.close();
       throw new UncheckedIOException(e);
     } catch (RuntimeException e) {
       closeQuietly(purge);
+      closeQuietly(connections);
       closeQuietly(s3);
       postgres.close();
       throw e;
@@ -180,13 +199,14 @@ public final class LocalTwin implements AutoCloseable {
     executor.shutdown();
     closeQuietly(purge);
     database.close();
+    closeQuietly(connections);
     storage.close();
     closeQuietly(s3);
     postgres.close();
   }
 
-  private static void closeQuietly(AutoCloseable closeable) {
-    if (closeable == null) {
+  private static void closeQuietly(Object resource) {
+    if (!(resource instanceof AutoCloseable closeable)) {
       return;
     }
     try {

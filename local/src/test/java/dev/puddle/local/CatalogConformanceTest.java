@@ -33,10 +33,15 @@ class CatalogConformanceTest extends CatalogTests<RESTCatalog> {
           CatalogProperties.TABLE_OVERRIDE_PREFIX + "override-key3", "catalog-override-key3",
           CatalogProperties.TABLE_OVERRIDE_PREFIX + "override-key4", "catalog-override-key4");
 
+  /** The twin the suite runs against; subclasses run it in another metastore access mode. */
+  protected TestTwin twin() {
+    return TestTwin.of(TestTwin.Mode.JDBC);
+  }
+
   @BeforeEach
   void setUp() {
-    warehouse = TestTwin.newWarehouse("catalog-tests");
-    catalog = TestTwin.restCatalog(warehouse, CLIENT_PROPERTIES);
+    warehouse = twin().warehouse("catalog-tests", Map.of());
+    catalog = twin().catalog(warehouse, CLIENT_PROPERTIES);
   }
 
   @AfterEach
@@ -53,7 +58,7 @@ class CatalogConformanceTest extends CatalogTests<RESTCatalog> {
   protected RESTCatalog initCatalog(String catalogName, Map<String, String> additionalProperties) {
     Map<String, String> properties = new HashMap<>(CLIENT_PROPERTIES);
     properties.putAll(additionalProperties);
-    return TestTwin.restCatalog(warehouse, properties);
+    return twin().catalog(warehouse, properties);
   }
 
   /** Tables at requested locations must lie within the warehouse. */

@@ -83,9 +83,14 @@ class MetastoreConcurrencyTest {
   private String warehouse;
   private RESTCatalog catalog;
 
+  /** The twin the tests run against; subclasses run them in another metastore access mode. */
+  protected TestTwin twin() {
+    return TestTwin.of(TestTwin.Mode.JDBC);
+  }
+
   @BeforeEach
   void setUp() {
-    warehouse = TestTwin.newWarehouse("concurrency");
+    warehouse = twin().warehouse("concurrency", Map.of());
     catalog = newClient();
     catalog.createNamespace(NAMESPACE);
   }
@@ -365,7 +370,7 @@ class MetastoreConcurrencyTest {
   }
 
   private RESTCatalog newClient() {
-    RESTCatalog client = TestTwin.restCatalog(warehouse, Map.of());
+    RESTCatalog client = twin().catalog(warehouse, Map.of());
     clients.add(client);
     return client;
   }
@@ -398,8 +403,8 @@ class MetastoreConcurrencyTest {
   }
 
   /** Every metadata.json object in S3 below a location. */
-  private static List<String> metadataFilesUnder(String location) {
-    SupportsPrefixOperations io = (SupportsPrefixOperations) TestTwin.get().storage().io();
+  private List<String> metadataFilesUnder(String location) {
+    SupportsPrefixOperations io = (SupportsPrefixOperations) twin().local().storage().io();
     return StreamSupport.stream(io.listPrefix(location + "/").spliterator(), false)
         .map(FileInfo::location)
         .filter(file -> file.endsWith(".metadata.json"))
@@ -408,7 +413,8 @@ class MetastoreConcurrencyTest {
 
   /** Pairs of tables or views of this warehouse that own overlapping locations. */
   private List<String> overlappingOwnedLocations() {
-    return TestTwin.get()
+    return twin()
+        .local()
         .database()
         .autocommit(
             connection -> {
@@ -434,8 +440,9 @@ class MetastoreConcurrencyTest {
   }
 
   /** Tables and views, of any warehouse, whose namespace row is missing. */
-  private static long objectsWithoutNamespace() {
-    return TestTwin.get()
+  private long objectsWithoutNamespace() {
+    return twin()
+        .local()
         .database()
         .autocommit(
             connection -> {

@@ -1,12 +1,18 @@
 package dev.puddle.local;
 
+import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.metastore.dataapi.DataApiConnections;
+import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint;
 import dev.puddle.core.purge.PurgeSweep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,14 +20,19 @@ import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.rest.RESTCatalog;
 
 /**
- * One local twin shared by the tests of a JVM, on free ports, with its data in a temporary
- * directory. Each test takes a fresh warehouse, so tests never see each other's namespaces.
+ * The local twins shared by the tests of a JVM, one per metastore access mode, on free ports, with
+ * their data in temporary directories. Each test takes a fresh warehouse, so tests never see each
+ * other's namespaces.
  *
- * <p>Its purge runs on short timings, so that redeliveries and the dead-letter queue come within
+ * <p>In {@link Mode#DATA_API} the catalog reaches PostgreSQL through the RDS Data API: the real SDK
+ * client against {@link DataApiTestEndpoint}, which runs the statements on the twin's PostgreSQL.
+ * Migrations, the catalog, the purge and the tests' own queries all go that way.
+ *
+ * <p>Their purge runs on short timings, so that redeliveries and the dead-letter queue come within
  * seconds: a 3 s function time limit, a 4 s visibility timeout, three receives.
  */
 public final class TestTwin {
-  /** The purge timings of the shared twin. */
+  /** The purge timings of the shared twins. */
   public static final LocalPurge.Options PURGE =
       new LocalPurge.Options(
           Duration.ofSeconds(3),
@@ -30,45 +41,121 @@ public final class TestTwin {
           Duration.ofSeconds(30),
           new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), 1000));
 
+  /** How the twin's catalog reaches its PostgreSQL. */
+  public enum Mode {
+    JDBC,
+    DATA_API
+  }
+
   private static final AtomicInteger WAREHOUSES = new AtomicInteger();
-  private static LocalTwin twin;
+  private static final Map<Mode, TestTwin> TWINS = new EnumMap<>(Mode.class);
 
-  private TestTwin() {}
+  private final LocalTwin twin;
+  private final DataApiTestEndpoint dataApi;
 
-  public static synchronized LocalTwin get() {
-    if (twin == null) {
+  private TestTwin(LocalTwin twin, DataApiTestEndpoint dataApi) {
+    this.twin = twin;
+    this.dataApi = dataApi;
+  }
+
+  /** The shared twin of a mode, started on first use and stopped when the JVM exits. */
+  public static synchronized TestTwin of(Mode mode) {
+    return TWINS.computeIfAbsent(mode, TestTwin::start);
+  }
+
+  private static TestTwin start(Mode mode) {
+    try {
+      Path data = Files.createTempDirectory("puddle-test-");
+      LocalTwin.Options options = new LocalTwin.Options(data, "127.0.0.1", 0, 0, 0, 0, PURGE);
+      TestTwin started;
+      if (mode == Mode.JDBC) {
+        started = new TestTwin(LocalTwin.start(options), null);
+      } else {
+        ThroughEndpoint metastore = new ThroughEndpoint();
+        started = new TestTwin(LocalTwin.start(options, metastore::connect), metastore.endpoint);
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(started.twin::close));
+      return started;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Data API connections through a test endpoint in front of the twin's PostgreSQL, started with
+   * the twin and closed together.
+   */
+  private static final class ThroughEndpoint implements Database.ConnectionFactory, AutoCloseable {
+    private DataApiTestEndpoint endpoint;
+    private DataApiConnections connections;
+
+    ThroughEndpoint connect(LocalPostgres postgres) {
       try {
-        Path data = Files.createTempDirectory("puddle-test-");
-        twin = LocalTwin.start(new LocalTwin.Options(data, "127.0.0.1", 0, 0, 0, 0, PURGE));
-        Runtime.getRuntime().addShutdownHook(new Thread(twin::close));
+        endpoint = DataApiTestEndpoint.start(postgres.jdbcUrl(), postgres.user());
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+      connections = endpoint.connections();
+      return this;
     }
+
+    @Override
+    public Connection open() throws SQLException {
+      return connections.open();
+    }
+
+    @Override
+    public void close() {
+      connections.close();
+      endpoint.close();
+    }
+  }
+
+  public LocalTwin local() {
     return twin;
   }
 
-  /** Creates a new, empty warehouse and returns its name. */
-  public static String newWarehouse(String hint) {
-    return newWarehouse(hint, Map.of());
+  /** The Data API endpoint of a {@link Mode#DATA_API} twin, e.g. to count its calls. */
+  public DataApiTestEndpoint dataApi() {
+    return dataApi;
   }
 
   /** Creates a new, empty warehouse with catalog properties and returns its name. */
-  public static String newWarehouse(String hint, Map<String, String> properties) {
+  public String warehouse(String hint, Map<String, String> properties) {
     String name = hint + "-" + WAREHOUSES.incrementAndGet();
-    new Warehouses(get().database())
+    new Warehouses(twin.database())
         .ensure(LocalTwin.REALM, name, "s3://" + LocalTwin.BUCKET + "/" + name, properties);
     return name;
   }
 
   /** Iceberg's own REST client, pointed at a warehouse of the twin. */
-  public static RESTCatalog restCatalog(String warehouse, Map<String, String> extra) {
+  public RESTCatalog catalog(String warehouse, Map<String, String> extra) {
     Map<String, String> properties = new HashMap<>();
-    properties.put(CatalogProperties.URI, get().uri());
+    properties.put(CatalogProperties.URI, twin.uri());
     properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse);
     properties.putAll(extra);
     RESTCatalog catalog = new RESTCatalog();
     catalog.initialize("puddle", properties);
     return catalog;
+  }
+
+  /** The shared JDBC twin. */
+  public static LocalTwin get() {
+    return of(Mode.JDBC).local();
+  }
+
+  /** Creates a new, empty warehouse of the JDBC twin and returns its name. */
+  public static String newWarehouse(String hint) {
+    return newWarehouse(hint, Map.of());
+  }
+
+  /** Creates a new, empty warehouse of the JDBC twin with catalog properties. */
+  public static String newWarehouse(String hint, Map<String, String> properties) {
+    return of(Mode.JDBC).warehouse(hint, properties);
+  }
+
+  /** Iceberg's own REST client, pointed at a warehouse of the JDBC twin. */
+  public static RESTCatalog restCatalog(String warehouse, Map<String, String> extra) {
+    return of(Mode.JDBC).catalog(warehouse, extra);
   }
 }

@@ -26,10 +26,15 @@ class ViewConformanceTest extends ViewCatalogTests<RESTCatalog> {
           CatalogProperties.VIEW_OVERRIDE_PREFIX + "key3", "catalog-override-key3",
           CatalogProperties.VIEW_OVERRIDE_PREFIX + "key4", "catalog-override-key4");
 
+  /** The twin the suite runs against; subclasses run it in another metastore access mode. */
+  protected TestTwin twin() {
+    return TestTwin.of(TestTwin.Mode.JDBC);
+  }
+
   @BeforeEach
   void setUp() {
-    warehouse = TestTwin.newWarehouse("view-tests", WAREHOUSE_PROPERTIES);
-    catalog = TestTwin.restCatalog(warehouse, Map.of());
+    warehouse = twin().warehouse("view-tests", WAREHOUSE_PROPERTIES);
+    catalog = twin().catalog(warehouse, Map.of());
   }
 
   @AfterEach

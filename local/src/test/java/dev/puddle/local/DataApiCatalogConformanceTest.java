@@ -1,0 +1,13 @@
+package dev.puddle.local;
+
+/**
+ * Apache Iceberg's own catalog conformance suite with the metastore reached through the RDS Data
+ * API: the same catalog and metastore code as {@link CatalogConformanceTest}, over the Data API
+ * adapter, the real SDK client and a test endpoint in front of PostgreSQL.
+ */
+class DataApiCatalogConformanceTest extends CatalogConformanceTest {
+  @Override
+  protected TestTwin twin() {
+    return TestTwin.of(TestTwin.Mode.DATA_API);
+  }
+}

@@ -1,0 +1,213 @@
+package dev.puddle.local;
+
+import static org.apache.iceberg.types.Types.NestedField.required;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.dataapi.DataApiConnections;
+import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint;
+import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint.Operation;
+import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.functions.CatalogHandler;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Data API round trips of one catalog request, counted at the test endpoint: {@code loadTable}
+ * and a single-table commit, with ordinary metadata and with metadata of several megabytes, which
+ * must cross the Data API's 1 MiB response and 4 MiB request limits in pieces.
+ *
+ * <p>Each request is isolated on the client side: {@code loadTable} is one REST request (the
+ * warehouse lookup is cached since {@code GET /v1/config}), and the commit goes through the table's
+ * operations, which send one {@code POST} and load nothing around it. Like {@link
+ * OperationCostTest}, the requests go to a catalog of their own, over the data-api twin's metastore
+ * and storage, that advertises no idempotency keys (Iceberg's client sends one with every mutation
+ * once they are advertised): this measures the operations themselves. One test counts a commit with
+ * its key, through the twin.
+ */
+class DataApiCostTest {
+  private static final Schema SCHEMA = new Schema(required(1, "id", Types.LongType.get()));
+  private static final Namespace NAMESPACE = Namespace.of("cost");
+  private static final TestTwin TWIN = TestTwin.of(TestTwin.Mode.DATA_API);
+
+  private static DataApiConnections connections;
+  private static Database database;
+  private static HttpServer server;
+  private static ExecutorService serverThreads;
+
+  private final DataApiTestEndpoint endpoint = TWIN.dataApi();
+  private String warehouse;
+  private RESTCatalog catalog;
+
+  @BeforeAll
+  static void startCatalogWithoutKeys() throws IOException {
+    connections = TWIN.dataApi().connections();
+    database = new Database(connections, 2);
+    CatalogApi api =
+        new CatalogApi(
+            new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null),
+            database,
+            TWIN.local().storage());
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+    serverThreads = Executors.newSingleThreadExecutor();
+    server.setExecutor(serverThreads);
+    server.createContext("/", new ApiGatewayBridge(new CatalogHandler(api), new InFlight()));
+    server.start();
+  }
+
+  @AfterAll
+  static void stopCatalogWithoutKeys() {
+    server.stop(0);
+    serverThreads.shutdown();
+    database.close();
+    connections.close();
+  }
+
+  @BeforeEach
+  void setUp() {
+    warehouse = TWIN.warehouse("data-api-cost", Map.of());
+    catalog =
+        TWIN.catalog(
+            warehouse,
+            Map.of(CatalogProperties.URI, "http://127.0.0.1:" + server.getAddress().getPort()));
+    catalog.createNamespace(NAMESPACE);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    catalog.close();
+  }
+
+  @Test
+  void loadTableIsOneCallAndACommitFive() {
+    TableIdentifier id = TableIdentifier.of(NAMESPACE, "small");
+    catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned());
+
+    Calls load = calls("loadTable", () -> catalog.loadTable(id));
+    Table table = catalog.loadTable(id);
+    Calls commit = calls("commit", () -> setProperty(table, "k", "v"));
+
+    // the table's row, current metadata JSON included, in one statement
+    assertThat(load.total()).isEqualTo(1);
+    // the current row (autocommit), then a transaction of its own: SET LOCAL statement_timeout
+    // (the request's deadline) and the compare-and-swap
+    assertThat(commit.byOperation())
+        .containsEntry(Operation.EXECUTE_STATEMENT, 3L)
+        .containsEntry(Operation.BEGIN_TRANSACTION, 1L)
+        .containsEntry(Operation.COMMIT_TRANSACTION, 1L);
+    assertThat(catalog.loadTable(id).properties()).containsEntry("k", "v");
+  }
+
+  @Test
+  void anIdempotencyKeyAddsThreeStatementsToACommit() throws Exception {
+    TableIdentifier id = TableIdentifier.of(NAMESPACE, "keyed");
+    catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned());
+    try (RESTCatalog keyed = TWIN.catalog(warehouse, Map.of())) {
+      Table table = keyed.loadTable(id);
+      Calls commit = calls("commit, idempotency key", () -> setProperty(table, "k", "v"));
+
+      // the key claimed (autocommit), marked applied in the commit's transaction, and the
+      // response recorded (autocommit)
+      assertThat(commit.byOperation())
+          .containsEntry(Operation.EXECUTE_STATEMENT, 6L)
+          .containsEntry(Operation.BEGIN_TRANSACTION, 1L)
+          .containsEntry(Operation.COMMIT_TRANSACTION, 1L);
+    }
+  }
+
+  @Test
+  void metadataOfSeveralMegabytesLoadsAndCommitsInPieces() {
+    TableIdentifier id = TableIdentifier.of(NAMESPACE, "large");
+    Map<String, String> properties = new LinkedHashMap<>();
+    for (int i = 0; i < 3_000; i++) {
+      properties.put("property-" + i, "\"quoted\" value ünïcode 漢字 ".repeat(30) + i);
+    }
+    catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned(), properties);
+
+    Table[] loaded = new Table[1];
+    Calls load = calls("loadTable, large metadata", () -> loaded[0] = catalog.loadTable(id));
+    TableMetadata metadata = ((HasTableOperations) loaded[0]).operations().current();
+    System.out.printf(
+        Locale.ROOT,
+        "[cost] data-api large metadata JSON: %,d characters%n",
+        TableMetadataParser.toJson(metadata).length());
+    Calls commit = calls("commit, large metadata", () -> setProperty(loaded[0], "k", "v"));
+
+    assertThat(loaded[0].properties()).containsAllEntriesOf(properties);
+    assertThat(catalog.loadTable(id).properties()).containsEntry("k", "v");
+    assertThat(endpoint.largestResponse()).isLessThanOrEqualTo(1 << 20);
+    // the row comes in pieces: the first call, then in a transaction of its own the query
+    // again and its pieces
+    assertThat(load.byOperation())
+        .containsEntry(Operation.BEGIN_TRANSACTION, 1L)
+        .containsEntry(Operation.COMMIT_TRANSACTION, 1L);
+    assertThat(load.total()).isGreaterThan(4);
+    // the commit reads the row the same way, then writes the new metadata ahead in pieces
+    assertThat(commit.byOperation())
+        .containsEntry(Operation.BEGIN_TRANSACTION, 2L)
+        .containsEntry(Operation.COMMIT_TRANSACTION, 2L);
+  }
+
+  private static void setProperty(Table table, String key, String value) {
+    TableOperations operations = ((HasTableOperations) table).operations();
+    TableMetadata base = operations.current();
+    operations.commit(
+        base, TableMetadata.buildFrom(base).setProperties(Map.of(key, value)).build());
+  }
+
+  /** Data API calls made while {@code action} ran, by operation. */
+  private record Calls(String what, Map<Operation, Long> byOperation) {
+    long total() {
+      return byOperation.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    @Override
+    public String toString() {
+      return String.format(
+          Locale.ROOT,
+          "[cost] data-api %-28s Data API calls=%d: %s",
+          what,
+          total(),
+          byOperation.entrySet().stream()
+              .map(entry -> entry.getKey() + "=" + entry.getValue())
+              .collect(Collectors.joining(" ")));
+    }
+  }
+
+  private Calls calls(String what, Runnable action) {
+    Map<Operation, Long> before = endpoint.calls();
+    action.run();
+    Map<Operation, Long> after = endpoint.calls();
+    Map<Operation, Long> delta = new EnumMap<>(Operation.class);
+    after.forEach((operation, count) -> delta.put(operation, count - before.get(operation)));
+    Calls calls = new Calls(what, delta);
+    System.out.println(calls);
+    return calls;
+  }
+}
