@@ -44,10 +44,6 @@ public final class LocalPostgres implements AutoCloseable {
     return "postgres";
   }
 
-  public int port() {
-    return postgres.getPort();
-  }
-
   /** Stops the server: a fast shutdown, so open transactions roll back and data is flushed. */
   @Override
   public void close() {

@@ -105,7 +105,7 @@ public final class LocalPurge implements AutoCloseable {
       new PurgeSweep(
               jobs,
               queue,
-              new PurgeSweep.Settings(Duration.ZERO, options.sweep().stale(), SWEEP_LIMIT))
+              new PurgeSweep.Settings(Duration.ZERO, options.sweep().stale(), options.sweep().limit()))
           .run();
       poller.start();
       ScheduledExecutorService sweeper =

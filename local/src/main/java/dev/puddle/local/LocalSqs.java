@@ -1,14 +1,11 @@
 package dev.puddle.local;
 
-import java.net.URI;
+import dev.puddle.core.purge.SqsPurgeQueue;
 import java.time.Duration;
 import java.util.Map;
 import org.elasticmq.rest.sqs.SQSRestServer;
 import org.elasticmq.rest.sqs.SQSRestServerBuilder;
 import org.elasticmq.rest.sqs.TheSQSRestServerBuilder;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -29,14 +26,8 @@ public final class LocalSqs implements AutoCloseable {
     this.server = server;
     this.endpoint = endpoint;
     this.client =
-        SqsClient.builder()
-            .httpClient(UrlConnectionHttpClient.create())
-            .endpointOverride(URI.create(endpoint))
-            .region(Region.of(LocalS3.REGION))
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY)))
-            .build();
+        SqsPurgeQueue.client(
+            endpoint, LocalS3.REGION, LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY);
   }
 
   /** Starts the server on {@code bind}; port 0 picks a free one. */

@@ -146,10 +146,6 @@ public final class LocalTwin implements AutoCloseable {
     return "http://" + address.getHostString() + ":" + address.getPort();
   }
 
-  public int port() {
-    return server.getAddress().getPort();
-  }
-
   /** The properties an engine needs besides the URI (also served as defaults by /v1/config). */
   public Map<String, String> clientProperties() {
     Map<String, String> properties = new LinkedHashMap<>();

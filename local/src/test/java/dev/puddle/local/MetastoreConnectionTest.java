@@ -88,10 +88,11 @@ class MetastoreConnectionTest {
     terminateBackend();
     AtomicInteger runs = new AtomicInteger();
 
-    database.transaction(connection -> insert(connection, "fresh-" + runs.incrementAndGet()));
+    String id = "fresh-" + System.nanoTime(); // the table outlives the test: a unique key
+    database.transaction(connection -> insert(connection, id + "-" + runs.incrementAndGet()));
 
     assertThat(runs).hasValue(1);
-    assertThat(exists("fresh-1")).isTrue();
+    assertThat(exists(id + "-1")).isTrue();
   }
 
   @Test

@@ -13,6 +13,10 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
@@ -57,8 +61,10 @@ class MigrationHandlerTest {
   }
 
   @Test
-  void createMigratesUpdateFindsNothingToDoAndDeleteKeepsTheSchema() throws IOException {
-    MigrationHandler handler = new MigrationHandler(environment(newDatabase()));
+  void createMigratesUpdateFindsNothingToDoAndDeleteKeepsTheSchema()
+      throws IOException, SQLException {
+    String database = newDatabase();
+    MigrationHandler handler = new MigrationHandler(environment(database));
 
     JsonNode created = invoke(handler, "Create");
     JsonNode updated = invoke(handler, "Update");
@@ -73,6 +79,12 @@ class MigrationHandlerTest {
     assertThat(deleted.get("Status").asText()).isEqualTo("SUCCESS");
     assertThat(answers).hasSize(3);
     assertThat(contentTypes).containsOnly("");
+    try (Connection connection = DriverManager.getConnection(database, "postgres", null);
+        Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery("SELECT to_regclass('catalog_object') IS NOT NULL")) {
+      rs.next();
+      assertThat(rs.getBoolean(1)).as("the schema survives Delete").isTrue();
+    }
   }
 
   @Test

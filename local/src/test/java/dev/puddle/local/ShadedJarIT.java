@@ -178,12 +178,18 @@ class ShadedJarIT {
     builder.environment().clear();
     builder.environment().putAll(env);
     builder.redirectError(ProcessBuilder.Redirect.appendTo(events.resolve("stderr.txt").toFile()));
+    // to a file, not a pipe: reading a pipe would wait for a hung child forever
+    Path stdout = events.resolve("stdout.txt");
+    builder.redirectOutput(stdout.toFile());
     Process process = builder.start();
-    List<String> lines =
-        new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-            .lines()
-            .toList();
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    boolean exited;
+    try {
+      exited = process.waitFor(60, TimeUnit.SECONDS);
+    } finally {
+      process.destroyForcibly();
+    }
+    List<String> lines = Files.readString(stdout, StandardCharsets.UTF_8).lines().toList();
+    assertThat(exited).isTrue();
     assertThat(process.exitValue())
         .as("%s%n%s", lines, Files.readString(events.resolve("stderr.txt")))
         .isZero();

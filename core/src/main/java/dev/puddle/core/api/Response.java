@@ -1,5 +1,6 @@
 package dev.puddle.core.api;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /** An HTTP-agnostic response: status, headers and an optional JSON body. */
@@ -19,7 +20,7 @@ public record Response(int status, Map<String, String> headers, String body) {
   }
 
   public Response withHeader(String name, String value) {
-    java.util.Map<String, String> copy = new java.util.HashMap<>(headers);
+    Map<String, String> copy = new HashMap<>(headers);
     copy.put(name, value);
     return new Response(status, copy, body);
   }

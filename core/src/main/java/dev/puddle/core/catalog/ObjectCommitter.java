@@ -4,6 +4,7 @@ import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.CatalogObjects.Swap;
 import dev.puddle.core.metastore.Locations;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.UUID;
@@ -103,12 +104,7 @@ final class ObjectCommitter {
     try {
       swapped =
           objects.swap(
-              warehouse,
-              current,
-              current.metadataLocation(),
-              location,
-              metadataLocation,
-              metadataJson);
+              warehouse, new Swap(current, location, metadataLocation, metadataJson));
     } catch (CommitStateUnknownException e) {
       throw e; // the pointer may have moved to the new file: keep it
     } catch (RuntimeException e) {

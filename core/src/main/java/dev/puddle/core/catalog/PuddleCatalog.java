@@ -6,12 +6,12 @@ import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Page;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.purge.PurgeOutbox;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -207,18 +207,7 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
     return !namespaces.updateProperties(warehouse, namespace, Map.of(), properties).removed().isEmpty();
   }
 
-  private interface PageSource<T> {
-    Page<T> fetch(String pageToken);
-  }
-
-  private static <T> List<T> listAll(PageSource<T> source) {
-    List<T> all = new ArrayList<>();
-    String token = null;
-    do {
-      Page<T> page = source.fetch(token);
-      all.addAll(page.items());
-      token = page.nextPageToken();
-    } while (token != null);
-    return all;
+  private static <T> List<T> listAll(Function<String, Page<T>> source) {
+    return Page.fetch(source, null, false).items();
   }
 }

@@ -66,9 +66,11 @@ public final class TransactionCommit {
       CommitTransactionRequest request, List<CatalogObject> locked, List<String> written) {
     Map<TableIdentifier, PuddleTableOperations> ops = new LinkedHashMap<>();
     Map<TableIdentifier, TableMetadata> updated = new LinkedHashMap<>();
+    Map<TableIdentifier, CatalogObject> rows = new LinkedHashMap<>();
     for (CatalogObject row : locked) {
       PuddleTableOperations tableOps = PuddleTableOperations.of(warehouse, row, objects, io);
       ops.put(row.identifier(), tableOps);
+      rows.put(row.identifier(), row);
       updated.put(row.identifier(), tableOps.current());
     }
 
@@ -85,8 +87,6 @@ public final class TransactionCommit {
     }
 
     List<Swap> swaps = new ArrayList<>();
-    Map<TableIdentifier, CatalogObject> rows = new LinkedHashMap<>();
-    locked.forEach(row -> rows.put(row.identifier(), row));
     for (Map.Entry<TableIdentifier, TableMetadata> entry : updated.entrySet()) {
       PuddleTableOperations tableOps = ops.get(entry.getKey());
       TableMetadata metadata = entry.getValue();

@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -13,6 +14,7 @@ import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
@@ -56,8 +58,23 @@ public final class CatalogObjects {
     }
   }
 
+  /** Whether a table or view of that name exists; reads no metadata. */
   public boolean exists(Warehouse warehouse, TableIdentifier identifier, Kind kind) {
-    return find(warehouse, identifier).filter(o -> o.kind() == kind).isPresent();
+    return database.read(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT 1 FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
+                      + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ? AND o.kind = ?")) {
+            statement.setLong(1, warehouse.id());
+            statement.setArray(2, Namespaces.levels(connection, identifier.namespace()));
+            statement.setString(3, identifier.name());
+            statement.setString(4, kind.sql());
+            try (ResultSet rs = statement.executeQuery()) {
+              return rs.next();
+            }
+          }
+        });
   }
 
   /**
@@ -123,46 +140,25 @@ public final class CatalogObjects {
   }
 
   /**
-   * Swaps the metadata pointer if it still is {@code expectedMetadataLocation}. Returns false when
-   * another commit got there first (or the object is gone), in which case nothing changed.
+   * Swaps the metadata pointer if it still is the one {@code swap.current()} was read with.
+   * Returns false when another commit got there first (or the object is gone), in which case
+   * nothing changed.
    */
-  public boolean swap(
-      Warehouse warehouse,
-      CatalogObject current,
-      String expectedMetadataLocation,
-      String newLocation,
-      String newMetadataLocation,
-      String newMetadataJson) {
-    Database.Work<Boolean> work =
-        connection ->
-            swap(
-                connection,
-                warehouse,
-                current,
-                expectedMetadataLocation,
-                newLocation,
-                newMetadataLocation,
-                newMetadataJson);
+  public boolean swap(Warehouse warehouse, Swap swap) {
     // a transaction even for one UPDATE: its statement timeout is cancelled by the server at the
     // request's deadline, so a commit never lands after its response said it failed, and an
     // idempotency key is marked applied in the same transaction
-    return database.transaction(work);
+    return database.transaction(connection -> swap(connection, warehouse, swap));
   }
 
   private static boolean movesOwnedLocation(CatalogObject current, String newLocation) {
     return current.ownsLocation() && !Locations.normalize(newLocation).equals(current.location());
   }
 
-  static boolean swap(
-      Connection connection,
-      Warehouse warehouse,
-      CatalogObject current,
-      String expectedMetadataLocation,
-      String newLocation,
-      String newMetadataLocation,
-      String newMetadataJson)
+  static boolean swap(Connection connection, Warehouse warehouse, Swap swap)
       throws SQLException {
-    String location = Locations.normalize(newLocation);
+    CatalogObject current = swap.current();
+    String location = Locations.normalize(swap.location());
     if (movesOwnedLocation(current, location)) {
       Locations.lock(connection, warehouse.id());
       Locations.checkObjectLocation(connection, warehouse.id(), current.id(), location);
@@ -171,16 +167,16 @@ public final class CatalogObjects {
         connection.prepareStatement(
             "UPDATE catalog_object SET metadata_location = ?, metadata = ?, location = ?,"
                 + " updated_at = now() WHERE id = ? AND metadata_location = ?")) {
-      statement.setString(1, newMetadataLocation);
-      statement.setString(2, newMetadataJson);
+      statement.setString(1, swap.metadataLocation());
+      statement.setString(2, swap.metadataJson());
       statement.setString(3, location);
       statement.setObject(4, current.id());
-      statement.setString(5, expectedMetadataLocation);
+      statement.setString(5, current.metadataLocation());
       return statement.executeUpdate() == 1;
     }
   }
 
-  /** A pointer swap a multi-table transaction makes. */
+  /** A pointer swap: from the metadata {@code current} was read with to the new metadata. */
   public record Swap(
       CatalogObject current, String location, String metadataLocation, String metadataJson) {}
 
@@ -208,18 +204,9 @@ public final class CatalogObjects {
                     .orElseThrow(() -> doesNotExist(Kind.TABLE, identifier)));
           }
           for (Swap swap : changes.apply(locked)) {
-            boolean swapped =
-                swap(
-                    connection,
-                    warehouse,
-                    swap.current(),
-                    swap.current().metadataLocation(),
-                    swap.location(),
-                    swap.metadataLocation(),
-                    swap.metadataJson());
-            if (!swapped) {
+            if (!swap(connection, warehouse, swap)) {
               // cannot happen while we hold the row locks; fail the whole transaction if it does
-              throw new org.apache.iceberg.exceptions.CommitFailedException(
+              throw new CommitFailedException(
                   "Cannot commit %s: metadata changed concurrently", swap.current().identifier());
             }
           }
@@ -229,7 +216,7 @@ public final class CatalogObjects {
 
   private static int compare(TableIdentifier a, TableIdentifier b) {
     int byNamespace =
-        java.util.Arrays.compare(a.namespace().levels(), b.namespace().levels());
+        Arrays.compare(a.namespace().levels(), b.namespace().levels());
     return byNamespace != 0 ? byNamespace : a.name().compareTo(b.name());
   }
 
@@ -361,7 +348,7 @@ public final class CatalogObjects {
                 result.add(TableIdentifier.of(namespace, rs.getString(1)));
               }
             }
-            return Namespaces.page(result, pageSize, TableIdentifier::name);
+            return Page.of(result, pageSize, TableIdentifier::name);
           }
         });
   }

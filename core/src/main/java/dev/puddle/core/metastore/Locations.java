@@ -1,5 +1,6 @@
 package dev.puddle.core.metastore;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -138,7 +139,7 @@ public final class Locations {
         "Location %s overlaps the location %s of an existing %s", location, existing, what);
   }
 
-  private static java.sql.Array ancestorsArray(Connection connection, String location)
+  private static Array ancestorsArray(Connection connection, String location)
       throws SQLException {
     return connection.createArrayOf("text", ancestors(location).toArray());
   }

@@ -150,7 +150,7 @@ public final class Namespaces {
                 result.add(Namespace.of((String[]) rs.getArray(1).getArray()));
               }
             }
-            return page(result, pageSize, ns -> ns.level(ns.length() - 1));
+            return Page.of(result, pageSize, ns -> ns.level(ns.length() - 1));
           }
         });
   }
@@ -275,15 +275,6 @@ public final class Namespaces {
 
   static Array levels(Connection connection, Namespace namespace) throws SQLException {
     return connection.createArrayOf("text", namespace.levels());
-  }
-
-  static <T> Page<T> page(
-      List<T> rows, int pageSize, java.util.function.Function<T, String> lastName) {
-    if (rows.size() <= pageSize) {
-      return new Page<>(rows, null);
-    }
-    List<T> items = rows.subList(0, pageSize);
-    return new Page<>(items, Page.tokenAfter(lastName.apply(items.get(pageSize - 1))));
   }
 
   private static Namespace parentOf(Namespace namespace) {

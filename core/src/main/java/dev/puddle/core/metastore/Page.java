@@ -2,7 +2,10 @@ package dev.puddle.core.metastore;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
@@ -12,7 +15,35 @@ import org.apache.iceberg.exceptions.BadRequestException;
 public record Page<T>(List<T> items, String nextPageToken) {
   public Page {
     // Iceberg's response builders probe for nulls, which immutable List.copyOf rejects
-    items = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(items));
+    items = Collections.unmodifiableList(new ArrayList<>(items));
+  }
+
+  /**
+   * The page of {@code rows}, fetched with a limit of {@code pageSize + 1}: one row more than the
+   * page says whether another page follows.
+   */
+  /**
+   * Fetches pages from {@code firstToken} on: one page when {@code onePage}, else every page up to
+   * the last. The result's token is where the next fetch would start, null after the last page.
+   */
+  public static <T> Page<T> fetch(
+      Function<String, Page<T>> source, String firstToken, boolean onePage) {
+    List<T> items = new ArrayList<>();
+    String token = firstToken;
+    do {
+      Page<T> page = source.apply(token);
+      items.addAll(page.items());
+      token = page.nextPageToken();
+    } while (token != null && !onePage);
+    return new Page<>(items, token);
+  }
+
+  static <T> Page<T> of(List<T> rows, int pageSize, Function<T, String> lastName) {
+    if (rows.size() <= pageSize) {
+      return new Page<>(rows, null);
+    }
+    List<T> items = rows.subList(0, pageSize);
+    return new Page<>(items, tokenAfter(lastName.apply(items.get(pageSize - 1))));
   }
 
   static String tokenAfter(String lastName) {

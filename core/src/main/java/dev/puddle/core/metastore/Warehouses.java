@@ -42,7 +42,7 @@ public final class Warehouses {
     return warehouse;
   }
 
-  public Optional<Warehouse> find(String realm, String name) {
+  private Optional<Warehouse> find(String realm, String name) {
     return database.read(
         connection -> {
           try (PreparedStatement statement =

@@ -25,15 +25,18 @@ final class NamespaceEndpoints {
   Response listNamespaces(Scope scope) {
     Namespace parent = Names.namespace(scope.request().queryParameter("parent").orElse(null));
     Paging paging = Paging.of(scope.request());
-    ListNamespacesResponse.Builder response = ListNamespacesResponse.builder();
-    String token = paging.pageToken();
-    do {
-      Page<Namespace> page =
-          namespaces.list(scope.warehouse(), parent, token, paging.pageSize());
-      response.addAll(page.items());
-      token = page.nextPageToken();
-    } while (token != null && !paging.paginated());
-    return Response.json(200, RestJson.write(response.nextPageToken(token).build()));
+    Page<Namespace> page =
+        Page.fetch(
+            token -> namespaces.list(scope.warehouse(), parent, token, paging.pageSize()),
+            paging.pageToken(),
+            paging.paginated());
+    return Response.json(
+        200,
+        RestJson.write(
+            ListNamespacesResponse.builder()
+                .addAll(page.items())
+                .nextPageToken(page.nextPageToken())
+                .build()));
   }
 
   Response createNamespace(Scope scope) {

@@ -7,6 +7,8 @@ import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Page;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -47,15 +49,15 @@ final class TableEndpoints {
   ListTablesResponse list(Scope scope, Kind kind) {
     Namespace namespace = scope.namespace();
     Paging paging = Paging.of(scope.request());
-    ListTablesResponse.Builder response = ListTablesResponse.builder();
-    String token = paging.pageToken();
-    do {
-      Page<TableIdentifier> page =
-          objects.list(scope.warehouse(), namespace, kind, token, paging.pageSize());
-      response.addAll(page.items());
-      token = page.nextPageToken();
-    } while (token != null && !paging.paginated());
-    return response.nextPageToken(token).build();
+    Page<TableIdentifier> page =
+        Page.fetch(
+            token -> objects.list(scope.warehouse(), namespace, kind, token, paging.pageSize()),
+            paging.pageToken(),
+            paging.paginated());
+    return ListTablesResponse.builder()
+        .addAll(page.items())
+        .nextPageToken(page.nextPageToken())
+        .build();
   }
 
   Response createTable(Scope scope) {
@@ -93,11 +95,8 @@ final class TableEndpoints {
     }
     LoadTableResponse response =
         CatalogHandlers.loadTable(scope.catalog(), scope.table(), snapshotMode);
-    String etag = ETags.of(response.metadataLocation(), mode);
-    if (ETags.matches(scope.request().header("if-none-match").orElse(null), etag)) {
-      return new Response(304, java.util.Map.of("etag", etag), null);
-    }
-    return Response.json(200, RestJson.write(response)).withHeader("etag", etag);
+    return unlessNotModified(
+        scope, ETags.of(response.metadataLocation(), mode), () -> RestJson.write(response));
   }
 
   /**
@@ -113,12 +112,18 @@ final class TableEndpoints {
             .find(scope.warehouse(), table)
             .filter(o -> o.kind() == Kind.TABLE)
             .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", table));
-    String etag = ETags.of(row.metadataLocation(), mode);
+    return unlessNotModified(
+        scope,
+        ETags.of(row.metadataLocation(), mode),
+        () -> RestJson.loadTableResponse(row.metadataLocation(), row.metadataJson()));
+  }
+
+  /** 304 when the client's {@code If-None-Match} has the tag, else the body; the tag either way. */
+  private static Response unlessNotModified(Scope scope, String etag, Supplier<String> body) {
     if (ETags.matches(scope.request().header("if-none-match").orElse(null), etag)) {
-      return new Response(304, java.util.Map.of("etag", etag), null);
+      return new Response(304, Map.of("etag", etag), null);
     }
-    return Response.json(200, RestJson.loadTableResponse(row.metadataLocation(), row.metadataJson()))
-        .withHeader("etag", etag);
+    return Response.json(200, body.get()).withHeader("etag", etag);
   }
 
 

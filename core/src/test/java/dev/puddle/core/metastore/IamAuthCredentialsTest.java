@@ -47,7 +47,9 @@ class IamAuthCredentialsTest {
     DatabaseCredentials.Login first = credentials.current();
 
     assertThat(credentials.current()).isSameAs(first);
-    assertThat(credentials.refreshed()).isNotSameAs(first);
+    DatabaseCredentials.Login refreshed = credentials.refreshed();
+    assertThat(refreshed).isNotSameAs(first);
+    assertThat(credentials.current()).isSameAs(refreshed);
     assertThat(providers).hasValue(1);
 
     credentials.forget();
