@@ -143,6 +143,14 @@ public enum Route {
     return group;
   }
 
+  /**
+   * Whether a request must carry a valid bearer token: every route but the probes (and the
+   * routes that hand out tokens and their keys).
+   */
+  public boolean requiresAuthentication() {
+    return this != HEALTH && this != READY;
+  }
+
   /** Whether this route belongs to the Iceberg REST API and is listed in {@code endpoints}. */
   public boolean isCatalogEndpoint() {
     return path.startsWith("/v1/") && this != GET_CONFIG;

@@ -4,6 +4,8 @@ import dev.puddle.core.api.Request;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
+import dev.puddle.core.auth.Authenticator;
+import dev.puddle.core.auth.Caller;
 import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
@@ -41,6 +43,9 @@ public final class CatalogApi {
     }
   }
 
+  /** The principal every request runs as when no authenticator is given. */
+  public static final String ANONYMOUS_PRINCIPAL = "root";
+
   private final Settings settings;
   private final Database database;
   private final Warehouses warehouses;
@@ -53,6 +58,7 @@ public final class CatalogApi {
   private final PurgeOutbox purges;
   private final PurgeJobEndpoints purgeJobEndpoints;
   private final IdempotentRequests idempotency;
+  private final Authenticator authenticator;
 
   /** A catalog without a purge queue: purge jobs are recorded and wait for the sweep. */
   public CatalogApi(Settings settings, Database database, Storage storage) {
@@ -61,7 +67,23 @@ public final class CatalogApi {
 
   /** A catalog that sends the purge job of each drop with purge to {@code purgeQueue}. */
   public CatalogApi(Settings settings, Database database, Storage storage, PurgeQueue purgeQueue) {
+    this(
+        settings,
+        database,
+        storage,
+        purgeQueue,
+        Authenticator.anonymous(settings.realm(), ANONYMOUS_PRINCIPAL));
+  }
+
+  /** A catalog whose callers {@code authenticator} establishes. */
+  public CatalogApi(
+      Settings settings,
+      Database database,
+      Storage storage,
+      PurgeQueue purgeQueue,
+      Authenticator authenticator) {
     this.settings = settings;
+    this.authenticator = authenticator;
     this.database = database;
     this.storage = storage;
     this.warehouses = new Warehouses(database);
@@ -77,7 +99,6 @@ public final class CatalogApi {
         settings.idempotencyKeyLifetime() == null
             ? null
             : new IdempotentRequests(
-                settings.realm(),
                 settings.idempotencyKeyLifetime(),
                 new IdempotencyKeys(database));
   }
@@ -95,59 +116,64 @@ public final class CatalogApi {
     return scope.run(
         () -> {
           try {
+            Caller caller =
+                request.route().requiresAuthentication()
+                    ? authenticator.authenticate(request)
+                    : null;
             return idempotency != null && IdempotentRequests.applies(request)
-                ? idempotency.handle(request, this::respond)
-                : dispatch(request);
+                ? idempotency.handle(caller.realm(), request, r -> respond(r, caller))
+                : dispatch(request, caller);
           } catch (RuntimeException e) {
             return ErrorMapper.toResponse(e);
           }
         });
   }
 
-  private Response respond(Request request) {
+  private Response respond(Request request, Caller caller) {
     try {
-      return dispatch(request);
+      return dispatch(request, caller);
     } catch (RuntimeException e) {
       return ErrorMapper.toResponse(e);
     }
   }
 
-  private Response dispatch(Request request) {
+  /** Serves an authenticated request; {@code caller} is null only for routes open to anyone. */
+  private Response dispatch(Request request, Caller caller) {
     return switch (request.route()) {
       case HEALTH -> Response.json(200, "{\"status\":\"ok\"}");
       case READY -> ready();
-      case GET_CONFIG -> config(request);
-      case LIST_NAMESPACES -> namespaceEndpoints.listNamespaces(scope(request));
-      case CREATE_NAMESPACE -> namespaceEndpoints.createNamespace(scope(request));
-      case LOAD_NAMESPACE -> namespaceEndpoints.loadNamespaceMetadata(scope(request));
-      case NAMESPACE_EXISTS -> namespaceEndpoints.namespaceExists(scope(request));
-      case DROP_NAMESPACE -> namespaceEndpoints.dropNamespace(scope(request));
-      case UPDATE_NAMESPACE_PROPERTIES -> namespaceEndpoints.updateProperties(scope(request));
-      case LIST_TABLES -> tableEndpoints.listTables(scope(request));
-      case CREATE_TABLE -> tableEndpoints.createTable(scope(request));
-      case REGISTER_TABLE -> tableEndpoints.registerTable(scope(request));
-      case LOAD_TABLE -> tableEndpoints.loadTable(scope(request));
-      case TABLE_EXISTS -> tableEndpoints.tableExists(scope(request));
-      case UPDATE_TABLE -> tableEndpoints.updateTable(scope(request));
-      case DROP_TABLE -> tableEndpoints.dropTable(scope(request));
-      case RENAME_TABLE -> tableEndpoints.renameTable(scope(request));
-      case REPORT_METRICS -> tableEndpoints.reportMetrics(scope(request));
-      case COMMIT_TRANSACTION -> tableEndpoints.commitTransaction(scope(request));
-      case LIST_VIEWS -> viewEndpoints.listViews(scope(request));
-      case CREATE_VIEW -> viewEndpoints.createView(scope(request));
-      case REGISTER_VIEW -> viewEndpoints.registerView(scope(request));
-      case LOAD_VIEW -> viewEndpoints.loadView(scope(request));
-      case VIEW_EXISTS -> viewEndpoints.viewExists(scope(request));
-      case REPLACE_VIEW -> viewEndpoints.replaceView(scope(request));
-      case DROP_VIEW -> viewEndpoints.dropView(scope(request));
-      case RENAME_VIEW -> viewEndpoints.renameView(scope(request));
-      case LIST_PURGE_JOBS -> purgeJobEndpoints.listPurgeJobs(scope(request));
+      case GET_CONFIG -> config(request, caller);
+      case LIST_NAMESPACES -> namespaceEndpoints.listNamespaces(scope(request, caller));
+      case CREATE_NAMESPACE -> namespaceEndpoints.createNamespace(scope(request, caller));
+      case LOAD_NAMESPACE -> namespaceEndpoints.loadNamespaceMetadata(scope(request, caller));
+      case NAMESPACE_EXISTS -> namespaceEndpoints.namespaceExists(scope(request, caller));
+      case DROP_NAMESPACE -> namespaceEndpoints.dropNamespace(scope(request, caller));
+      case UPDATE_NAMESPACE_PROPERTIES -> namespaceEndpoints.updateProperties(scope(request, caller));
+      case LIST_TABLES -> tableEndpoints.listTables(scope(request, caller));
+      case CREATE_TABLE -> tableEndpoints.createTable(scope(request, caller));
+      case REGISTER_TABLE -> tableEndpoints.registerTable(scope(request, caller));
+      case LOAD_TABLE -> tableEndpoints.loadTable(scope(request, caller));
+      case TABLE_EXISTS -> tableEndpoints.tableExists(scope(request, caller));
+      case UPDATE_TABLE -> tableEndpoints.updateTable(scope(request, caller));
+      case DROP_TABLE -> tableEndpoints.dropTable(scope(request, caller));
+      case RENAME_TABLE -> tableEndpoints.renameTable(scope(request, caller));
+      case REPORT_METRICS -> tableEndpoints.reportMetrics(scope(request, caller));
+      case COMMIT_TRANSACTION -> tableEndpoints.commitTransaction(scope(request, caller));
+      case LIST_VIEWS -> viewEndpoints.listViews(scope(request, caller));
+      case CREATE_VIEW -> viewEndpoints.createView(scope(request, caller));
+      case REGISTER_VIEW -> viewEndpoints.registerView(scope(request, caller));
+      case LOAD_VIEW -> viewEndpoints.loadView(scope(request, caller));
+      case VIEW_EXISTS -> viewEndpoints.viewExists(scope(request, caller));
+      case REPLACE_VIEW -> viewEndpoints.replaceView(scope(request, caller));
+      case DROP_VIEW -> viewEndpoints.dropView(scope(request, caller));
+      case RENAME_VIEW -> viewEndpoints.renameView(scope(request, caller));
+      case LIST_PURGE_JOBS -> purgeJobEndpoints.listPurgeJobs(scope(request, caller));
     };
   }
 
-  private Scope scope(Request request) {
+  private Scope scope(Request request, Caller caller) {
     Warehouse warehouse =
-        warehouses.get(settings.realm(), request.pathParameter("prefix").orElseThrow());
+        warehouses.get(caller.realm(), request.pathParameter("prefix").orElseThrow());
     return new Scope(
         warehouse,
         new PuddleCatalog(warehouse, namespaces, objects, storage.io(), purges),
@@ -158,9 +184,9 @@ public final class CatalogApi {
    * {@code GET /v1/config}: the warehouse's prefix, the storage properties engines need, the
    * namespace separator, every endpoint this catalog serves and the idempotency key lifetime.
    */
-  private Response config(Request request) {
+  private Response config(Request request, Caller caller) {
     String name = request.queryParameter("warehouse").orElse(settings.defaultWarehouse());
-    Warehouse warehouse = warehouses.get(settings.realm(), name);
+    Warehouse warehouse = warehouses.get(caller.realm(), name);
     ConfigResponse.Builder builder = ConfigResponse.builder();
     if (settings.idempotencyKeyLifetime() != null) {
       builder.withIdempotencyKeyLifetime(settings.idempotencyKeyLifetime().toString());

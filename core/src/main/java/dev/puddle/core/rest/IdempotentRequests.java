@@ -49,12 +49,10 @@ final class IdempotentRequests {
   /** Time to record a request's outcome, taken from the margin its deadline keeps back. */
   private static final Duration RECORDING_TIME = Duration.ofSeconds(1);
 
-  private final String realm;
   private final Duration lifetime;
   private final IdempotencyKeys keys;
 
-  IdempotentRequests(String realm, Duration lifetime, IdempotencyKeys keys) {
-    this.realm = realm;
+  IdempotentRequests(Duration lifetime, IdempotencyKeys keys) {
     this.lifetime = lifetime;
     this.keys = keys;
   }
@@ -67,7 +65,8 @@ final class IdempotentRequests {
         && request.header(HEADER).isPresent();
   }
 
-  Response handle(Request request, Function<Request, Response> execute) {
+  /** Serves a keyed mutation of {@code realm}, whose keys are its own. */
+  Response handle(String realm, Request request, Function<Request, Response> execute) {
     UUID key;
     try {
       key = UUID.fromString(request.header(HEADER).orElseThrow().trim());
@@ -83,19 +82,20 @@ final class IdempotentRequests {
             ? LEASE_WITHOUT_DEADLINE
             : Duration.ofMillis(scope.deadline().remainingMillis()).plus(LEASE_GRACE);
     if (keys.claim(realm, key, hash, request.route().operationId(), attempt, lease, lifetime)) {
-      return execute(request, execute, key, attempt, scope);
+      return execute(realm, request, execute, key, attempt, scope);
     }
     Optional<IdempotencyKeys.Existing> existing = keys.find(realm, key);
     if (existing.isEmpty()) {
       // deleted as expired between the two statements: it is a new key after all
       return keys.claim(realm, key, hash, request.route().operationId(), attempt, lease, lifetime)
-          ? execute(request, execute, key, attempt, scope)
+          ? execute(realm, request, execute, key, attempt, scope)
           : inProgress(key);
     }
     return answerFor(existing.get(), hash, key, scope);
   }
 
   private Response execute(
+      String realm,
       Request request,
       Function<Request, Response> execute,
       UUID key,
@@ -105,11 +105,11 @@ final class IdempotentRequests {
     scope.participate(connection -> IdempotencyKeys.markApplied(connection, realm, key, attempt));
     Response response = execute.apply(request);
     // recorded even when the request ran out of time: that is what the deadline's margin is for
-    new RequestScope(Deadline.in(RECORDING_TIME)).run(() -> record(key, attempt, response));
+    new RequestScope(Deadline.in(RECORDING_TIME)).run(() -> record(realm, key, attempt, response));
     return response;
   }
 
-  private Void record(UUID key, UUID attempt, Response response) {
+  private Void record(String realm, UUID key, UUID attempt, Response response) {
     try {
       if (isFinal(response.status())) {
         keys.finish(
