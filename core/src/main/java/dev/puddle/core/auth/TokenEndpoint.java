@@ -53,6 +53,12 @@ public final class TokenEndpoint {
     this.ownTokens = ownTokens;
   }
 
+  /** Forgets the signing keys and cached public keys: after a SnapStart restore. */
+  public void clear() {
+    issuer.clear();
+    ownTokens.clear();
+  }
+
   public Response handle(Request request) {
     try {
       Map<String, String> form = FormBody.parse(request.body());
