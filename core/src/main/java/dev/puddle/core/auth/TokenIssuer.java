@@ -70,8 +70,8 @@ public final class TokenIssuer {
   private final SigningKeys published;
   private final Clock clock;
 
-  /** The key ids this execution environment knows to be published. */
-  private volatile Set<String> publishedKids = Set.of();
+  /** The public keys (by key id) this execution environment knows to be published. */
+  private volatile Map<String, String> publishedKeys = Map.of();
 
   public TokenIssuer(
       Settings settings, KeySetSource privateKeys, SigningKeys published, Clock clock) {
@@ -129,7 +129,7 @@ public final class TokenIssuer {
   /** Forgets the private keys and what was published: after a SnapStart restore. */
   public void clear() {
     privateKeys.clear();
-    publishedKids = Set.of();
+    publishedKeys = Map.of();
   }
 
   /** Publishes the set's public keys unless this environment already saw them published. */
@@ -142,13 +142,13 @@ public final class TokenIssuer {
       }
       publicKeys.put(key.getKeyID(), key.toPublicJWK().toJSONString());
     }
-    if (publicKeys.keySet().equals(publishedKids)) {
+    if (publicKeys.equals(publishedKeys)) {
       return;
     }
-    if (!published.published().keySet().equals(publicKeys.keySet())) {
+    if (!published.published().equals(publicKeys)) {
       published.publish(publicKeys);
     }
-    publishedKids = Set.copyOf(publicKeys.keySet());
+    publishedKeys = Map.copyOf(publicKeys);
   }
 
   private static JWSAlgorithm algorithm(JWK key) {

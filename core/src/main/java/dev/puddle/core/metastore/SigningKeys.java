@@ -36,9 +36,9 @@ public final class SigningKeys {
   }
 
   /**
-   * Makes the published keys exactly {@code keys} (key id to public JWK): adds the new ones and
-   * withdraws those no longer in the set, in one transaction. A key already published keeps its
-   * row.
+   * Makes the published keys exactly {@code keys} (key id to public JWK): adds the new ones,
+   * replaces one whose key id was reused for other key material, and withdraws those no longer in
+   * the set, in one transaction. A key already published as it is keeps its row.
    */
   public void publish(Map<String, String> keys) {
     database.transaction(
@@ -46,7 +46,9 @@ public final class SigningKeys {
           try (PreparedStatement insert =
               connection.prepareStatement(
                   "INSERT INTO signing_key (kid, public_jwk) VALUES (?, ?)"
-                      + " ON CONFLICT (kid) DO NOTHING")) {
+                      + " ON CONFLICT (kid) DO UPDATE SET public_jwk = EXCLUDED.public_jwk,"
+                      + " published_at = now()"
+                      + " WHERE signing_key.public_jwk <> EXCLUDED.public_jwk")) {
             for (Map.Entry<String, String> key : keys.entrySet()) {
               insert.setString(1, key.getKey());
               insert.setString(2, key.getValue());
