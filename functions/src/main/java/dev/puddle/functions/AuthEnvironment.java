@@ -31,8 +31,8 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
  *       issuer}, {@code jwks-uri}, {@code audiences}, optionally {@code principal-claim}, and
  *       either {@code realm} or {@code realm-claim};
  *   <li>{@code PUDDLE_TOKEN_ISSUER}: the {@code iss} of Puddle's own tokens; set, every function
- *       accepts them (keys from the metastore) and the token function issues them, signing with
- *       the key set in the secret {@code PUDDLE_TOKEN_SIGNING_SECRET_ARN};
+ *       accepts them (keys from the metastore) and the token function issues them, signing with the
+ *       key set in the secret {@code PUDDLE_TOKEN_SIGNING_SECRET_ARN};
  *   <li>{@code PUDDLE_TOKEN_AUDIENCE}, {@code PUDDLE_TOKEN_LIFETIME}, {@code
  *       PUDDLE_AUTH_CLOCK_SKEW}.
  * </ul>

@@ -98,8 +98,7 @@ class EventSamplesTest {
         new JwtAuthenticator(
             List.of(
                 new TrustedIssuer(
-                    tokenSettings.verification(),
-                    new MetastoreKeySet(new SigningKeys(database)))),
+                    tokenSettings.verification(), new MetastoreKeySet(new SigningKeys(database)))),
             JwtAuthenticator.DEFAULT_CLOCK_SKEW,
             Clock.systemUTC());
     handler =
@@ -342,8 +341,7 @@ class EventSamplesTest {
 
       expect(send(probe, sample("ready")), 200);
 
-      int newBackend =
-          database.read(connection -> queryInt(connection, "SELECT pg_backend_pid()"));
+      int newBackend = database.read(connection -> queryInt(connection, "SELECT pg_backend_pid()"));
       assertThat(newBackend).isNotEqualTo(backend);
     }
   }

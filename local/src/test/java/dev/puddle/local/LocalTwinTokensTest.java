@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The twin's own token issuer, with tokens required: Iceberg's client signs in with its
- * credential, a client without one is refused, and the signing key kept in the data directory
- * makes a token issued before a restart valid after it.
+ * The twin's own token issuer, with tokens required: Iceberg's client signs in with its credential,
+ * a client without one is refused, and the signing key kept in the data directory makes a token
+ * issued before a restart valid after it.
  *
  * <p>Runs its own twin, not the shared one, since it requires tokens and restarts it.
  */
@@ -50,11 +50,11 @@ class LocalTwinTokensTest {
     String token;
     String key;
     try (LocalTwin twin = start()) {
-      try (RESTCatalog catalog = catalog(twin, Map.of(OAuth2Properties.CREDENTIAL, "spark:spark-secret"))) {
+      try (RESTCatalog catalog =
+          catalog(twin, Map.of(OAuth2Properties.CREDENTIAL, "spark:spark-secret"))) {
         catalog.createNamespace(Namespace.of("signed_in"));
       }
-      assertThatThrownBy(() -> catalog(twin, Map.of()))
-          .isInstanceOf(NotAuthorizedException.class);
+      assertThatThrownBy(() -> catalog(twin, Map.of())).isInstanceOf(NotAuthorizedException.class);
       token = token(twin);
       assertThat(listNamespaces(twin, token)).isEqualTo(200);
       key = Files.readString(data.resolve(LocalSigningKeys.FILE));
@@ -62,7 +62,9 @@ class LocalTwinTokensTest {
 
     try (LocalTwin twin = start()) {
       assertThat(Files.readString(data.resolve(LocalSigningKeys.FILE))).isEqualTo(key);
-      assertThat(listNamespaces(twin, token)).as("a token issued before the restart").isEqualTo(200);
+      assertThat(listNamespaces(twin, token))
+          .as("a token issued before the restart")
+          .isEqualTo(200);
     }
   }
 

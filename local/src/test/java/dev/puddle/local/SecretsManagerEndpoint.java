@@ -48,10 +48,14 @@ final class SecretsManagerEndpoint implements AutoCloseable {
             body =
                 JSON.writeValueAsBytes(
                     Map.of(
-                        "ARN", arn,
-                        "Name", "puddle-token-signing",
-                        "SecretString", value.get(),
-                        "VersionId", "v" + fetches.get()));
+                        "ARN",
+                        arn,
+                        "Name",
+                        "puddle-token-signing",
+                        "SecretString",
+                        value.get(),
+                        "VersionId",
+                        "v" + fetches.get()));
             status = 200;
           } else {
             body = "{\"__type\":\"InvalidRequestException\"}".getBytes(StandardCharsets.UTF_8);

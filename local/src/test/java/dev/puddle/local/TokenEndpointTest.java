@@ -14,8 +14,6 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import dev.puddle.core.api.Request;
-import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.auth.ClientCredentials;
 import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
@@ -41,7 +39,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -184,8 +181,9 @@ class TokenEndpointTest {
         .isEqualTo(claims.getIssueTime().toInstant().plus(Duration.ofHours(1)));
 
     // a function that never saw the secret verifies it with the keys in the metastore
-    Caller caller = verifier(new TokenIssuer.Settings(ISSUER, "puddle", Duration.ofHours(1)))
-        .verify(jwt.serialize());
+    Caller caller =
+        verifier(new TokenIssuer.Settings(ISSUER, "puddle", Duration.ofHours(1)))
+            .verify(jwt.serialize());
     assertThat(caller).isEqualTo(new Caller(LocalTwin.REALM, "etl", false, Set.of("reader")));
     // and so does anyone with the published JWKS document
     JWKSet document = JWKSet.parse(get("/.well-known/jwks.json"));
@@ -215,7 +213,9 @@ class TokenEndpointTest {
     Answer wrongSecret = tokenRequest(form(CLIENT_ID, "guess", null), null);
     assertThat(unknownClient.status).isEqualTo(401);
     assertThat(wrongSecret.status).isEqualTo(401);
-    assertThat(unknownClient.body).as("unknown id and wrong secret look alike").isEqualTo(wrongSecret.body);
+    assertThat(unknownClient.body)
+        .as("unknown id and wrong secret look alike")
+        .isEqualTo(wrongSecret.body);
     assertThat(oauthError(unknownClient).type()).isEqualTo("invalid_client");
 
     assertOAuthError(tokenRequest("client_id=" + CLIENT_ID, null), 400, "invalid_request");
@@ -254,10 +254,14 @@ class TokenEndpointTest {
         tokenRequest(
             formOf(
                 Map.of(
-                    "grant_type", TokenEndpoint.TOKEN_EXCHANGE,
-                    "subject_token", token,
-                    "subject_token_type", OAuth2Properties.ACCESS_TOKEN_TYPE,
-                    "scope", "catalog")),
+                    "grant_type",
+                    TokenEndpoint.TOKEN_EXCHANGE,
+                    "subject_token",
+                    token,
+                    "subject_token_type",
+                    OAuth2Properties.ACCESS_TOKEN_TYPE,
+                    "scope",
+                    "catalog")),
             null);
 
     assertThat(refreshed.status).isEqualTo(200);
@@ -267,7 +271,8 @@ class TokenEndpointTest {
     assertThat(claims.getStringClaim("scope"))
         .as("the roles of the subject token, not more")
         .isEqualTo("PRINCIPAL_ROLE:reader");
-    assertThat(claims.getIssueTime()).isAfter(SignedJWT.parse(token).getJWTClaimsSet().getIssueTime());
+    assertThat(claims.getIssueTime())
+        .isAfter(SignedJWT.parse(token).getJWTClaimsSet().getIssueTime());
 
     // a subject token not signed by Puddle's key
     RSAKey forger = new RSAKeyGenerator(2048).keyID(first.getKeyID()).generate();
@@ -358,7 +363,8 @@ class TokenEndpointTest {
     return response.body();
   }
 
-  private record Answer(int status, String body, JsonNode json, java.net.http.HttpHeaders headers) {}
+  private record Answer(
+      int status, String body, JsonNode json, java.net.http.HttpHeaders headers) {}
 
   private Answer tokenRequest(String form, String authorization) throws Exception {
     HttpRequest.Builder request =
@@ -368,7 +374,8 @@ class TokenEndpointTest {
     if (authorization != null) {
       request.header("Authorization", authorization);
     }
-    HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     return new Answer(
         response.statusCode(), response.body(), JSON.readTree(response.body()), response.headers());
   }

@@ -25,7 +25,8 @@ public final class JwksEndpoint {
     try {
       keys = published.load();
     } catch (IOException e) {
-      throw new ServiceUnavailableException("The published keys cannot be read: %s", e.getMessage());
+      throw new ServiceUnavailableException(
+          "The published keys cannot be read: %s", e.getMessage());
     }
     return new Response(
         200,

@@ -34,16 +34,16 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
 /**
  * Authenticates requests by their bearer JWT ({@code Authorization: Bearer <token>}), verified
  * in-process with Nimbus JOSE+JWT against the issuer the token names, which must be one of the
- * trusted ones. A token is accepted only if it is signed with an asymmetric algorithm (RSA,
- * RSA-PSS or ECDSA) by a key the issuer publishes, names an accepted audience, has not expired,
- * is not used before its {@code nbf} or {@code iat} (give or take the clock skew), and carries
- * the principal claim and, where the issuer binds realms by claim, the realm claim. Unsigned
- * ({@code alg=none}), encrypted and HMAC tokens are refused, so a token "signed" with an
- * issuer's public key as an HMAC secret gets nowhere.
+ * trusted ones. A token is accepted only if it is signed with an asymmetric algorithm (RSA, RSA-PSS
+ * or ECDSA) by a key the issuer publishes, names an accepted audience, has not expired, is not used
+ * before its {@code nbf} or {@code iat} (give or take the clock skew), and carries the principal
+ * claim and, where the issuer binds realms by claim, the realm claim. Unsigned ({@code alg=none}),
+ * encrypted and HMAC tokens are refused, so a token "signed" with an issuer's public key as an HMAC
+ * secret gets nowhere.
  *
- * <p>Every refusal is a {@link NotAuthorizedException} (401) whose message never quotes the
- * token; when an issuer's keys cannot be loaded at all it is a {@link
- * ServiceUnavailableException} (503), which clients retry.
+ * <p>Every refusal is a {@link NotAuthorizedException} (401) whose message never quotes the token;
+ * when an issuer's keys cannot be loaded at all it is a {@link ServiceUnavailableException} (503),
+ * which clients retry.
  *
  * <p>The token's {@code scope} claim says which principal roles it activates ({@link
  * PrincipalRoleScope#ofToken}).
@@ -67,8 +67,7 @@ public final class JwtAuthenticator implements Authenticator {
 
   /** The {@code typ} headers access tokens come with: none, {@code JWT} or RFC 9068's. */
   private static final DefaultJOSEObjectTypeVerifier<SecurityContext> TYPES =
-      new DefaultJOSEObjectTypeVerifier<>(
-          JOSEObjectType.JWT, new JOSEObjectType("at+jwt"), null);
+      new DefaultJOSEObjectTypeVerifier<>(JOSEObjectType.JWT, new JOSEObjectType("at+jwt"), null);
 
   private static final String BEARER = "bearer ";
 
@@ -79,8 +78,8 @@ public final class JwtAuthenticator implements Authenticator {
   private final Map<String, Verifier> verifiers = new HashMap<>();
 
   /**
-   * Trusts {@code issuers} (their {@code iss} values must differ), with one clock skew for all,
-   * and {@code clock} for expiry checks and key refreshes.
+   * Trusts {@code issuers} (their {@code iss} values must differ), with one clock skew for all, and
+   * {@code clock} for expiry checks and key refreshes.
    */
   public JwtAuthenticator(List<TrustedIssuer> issuers, Duration clockSkew, Clock clock) {
     for (TrustedIssuer trusted : issuers) {

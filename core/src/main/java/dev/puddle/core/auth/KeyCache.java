@@ -16,11 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The keys of one issuer, cached per execution environment: loaded on first use, loaded again
- * every 15 minutes, and when a token names a key the cache does not hold, at most once per 30
- * seconds (so a stream of tokens with made-up {@code kid}s cannot hammer the issuer). A load that
- * fails keeps the keys already held. Loads happen one at a time: requests arriving during a load
- * wait for it and use its result instead of loading again.
+ * The keys of one issuer, cached per execution environment: loaded on first use, loaded again every
+ * 15 minutes, and when a token names a key the cache does not hold, at most once per 30 seconds (so
+ * a stream of tokens with made-up {@code kid}s cannot hammer the issuer). A load that fails keeps
+ * the keys already held. Loads happen one at a time: requests arriving during a load wait for it
+ * and use its result instead of loading again.
  *
  * <p>{@link #clear()} forgets everything, for a SnapStart restore: keys in a snapshot may be
  * arbitrarily old.

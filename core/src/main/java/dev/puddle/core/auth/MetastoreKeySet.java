@@ -8,7 +8,9 @@ import java.text.ParseException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The public keys of Puddle's own issuer, as the token function published them in the metastore. */
+/**
+ * The public keys of Puddle's own issuer, as the token function published them in the metastore.
+ */
 public final class MetastoreKeySet implements KeySetSource {
   private final SigningKeys published;
 

@@ -48,8 +48,8 @@ public record PrincipalRoleScope(boolean allRoles, Set<String> roles) {
   }
 
   /**
-   * The roles a verified token activates. Other scope values are ignored: an external IdP's
-   * tokens carry scopes of their own, and one that names no principal role activates all roles.
+   * The roles a verified token activates. Other scope values are ignored: an external IdP's tokens
+   * carry scopes of their own, and one that names no principal role activates all roles.
    */
   public static PrincipalRoleScope ofToken(String scope) {
     Set<String> roles = new LinkedHashSet<>();

@@ -7,9 +7,9 @@ import java.util.function.Supplier;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
- * The private key set of Puddle's own issuer, held in a Secrets Manager secret as a JWK set
- * ({@code {"keys":[…]}}, private parts included). The client is built on first use and dropped by
- * {@link #forget()}, with the AWS credentials it cached.
+ * The private key set of Puddle's own issuer, held in a Secrets Manager secret as a JWK set ({@code
+ * {"keys":[…]}}, private parts included). The client is built on first use and dropped by {@link
+ * #forget()}, with the AWS credentials it cached.
  */
 public final class SecretsManagerKeySet implements KeySetSource {
   private final String secretId;

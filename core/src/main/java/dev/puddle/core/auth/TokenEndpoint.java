@@ -46,8 +46,7 @@ public final class TokenEndpoint {
    * An endpoint issuing with {@code issuer}, checking secrets with {@code clients}, and verifying
    * tokens to exchange with {@code ownTokens}, which trusts this issuer alone.
    */
-  public TokenEndpoint(
-      TokenIssuer issuer, ClientCredentials clients, JwtAuthenticator ownTokens) {
+  public TokenEndpoint(TokenIssuer issuer, ClientCredentials clients, JwtAuthenticator ownTokens) {
     this.issuer = issuer;
     this.clients = clients;
     this.ownTokens = ownTokens;

@@ -32,9 +32,9 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
  * before the first token signed with a key not published yet, so every function can verify the
  * token with a metastore read.
  *
- * <p>Rotation: add the new key to the set after the current one and wait for the old set to
- * expire from caches (15 minutes); then move it first, so it signs; remove the old key once the
- * last token it signed has expired. Each change is published by the next token issued.
+ * <p>Rotation: add the new key to the set after the current one and wait for the old set to expire
+ * from caches (15 minutes); then move it first, so it signs; remove the old key once the last token
+ * it signed has expired. Each change is published by the next token issued.
  *
  * <p>A token carries {@code iss}, {@code sub} (the principal), {@code realm}, {@code scope} (the
  * principal roles it activates), {@code aud}, {@code iat}, {@code nbf}, {@code exp} and a unique
@@ -53,7 +53,12 @@ public final class TokenIssuer {
     /** How the verifiers trust this issuer: keys from the metastore, realm from its claim. */
     public IssuerSettings verification() {
       return new IssuerSettings(
-          issuer, null, Set.of(audience), IssuerSettings.DEFAULT_PRINCIPAL_CLAIM, null, REALM_CLAIM);
+          issuer,
+          null,
+          Set.of(audience),
+          IssuerSettings.DEFAULT_PRINCIPAL_CLAIM,
+          null,
+          REALM_CLAIM);
     }
   }
 

@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** An issuer's JWKS endpoint on loopback: serves the public half of a key set and counts fetches. */
+/**
+ * An issuer's JWKS endpoint on loopback: serves the public half of a key set and counts fetches.
+ */
 final class JwksServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService threads = Executors.newFixedThreadPool(4);

@@ -192,11 +192,17 @@ class JwtAuthenticatorTest {
   void expiryIsCheckedWithTheClockSkew() throws Exception {
     Instant now = clock.instant();
     String withinSkew =
-        sign(rsa, JWSAlgorithm.RS256, claims(ISSUER, b -> b.expirationTime(at(now.minusSeconds(30)))));
+        sign(
+            rsa,
+            JWSAlgorithm.RS256,
+            claims(ISSUER, b -> b.expirationTime(at(now.minusSeconds(30)))));
     assertThat(authenticator.authenticate(bearer(withinSkew)).principal()).isEqualTo("alice");
 
     refused(
-        sign(rsa, JWSAlgorithm.RS256, claims(ISSUER, b -> b.expirationTime(at(now.minusSeconds(61))))));
+        sign(
+            rsa,
+            JWSAlgorithm.RS256,
+            claims(ISSUER, b -> b.expirationTime(at(now.minusSeconds(61))))));
     refused(sign(rsa, JWSAlgorithm.RS256, claims(ISSUER, b -> b.expirationTime(null))));
   }
 
@@ -204,7 +210,10 @@ class JwtAuthenticatorTest {
   void aTokenNotValidYetIsRefused() throws Exception {
     Instant now = clock.instant();
     refused(
-        sign(rsa, JWSAlgorithm.RS256, claims(ISSUER, b -> b.notBeforeTime(at(now.plusSeconds(120))))));
+        sign(
+            rsa,
+            JWSAlgorithm.RS256,
+            claims(ISSUER, b -> b.notBeforeTime(at(now.plusSeconds(120))))));
     refused(
         sign(rsa, JWSAlgorithm.RS256, claims(ISSUER, b -> b.issueTime(at(now.plusSeconds(120))))));
     String issuedWithinSkew =
@@ -306,8 +315,7 @@ class JwtAuthenticatorTest {
     idp.failing(true);
     String token = sign(rsa, JWSAlgorithm.RS256, claims());
 
-    Throwable thrown = catchThrowable(
-        () -> authenticator.authenticate(bearer(token)));
+    Throwable thrown = catchThrowable(() -> authenticator.authenticate(bearer(token)));
     assertThat(thrown).isInstanceOf(ServiceUnavailableException.class);
     assertThat(ErrorMapper.toResponse(thrown).status()).isEqualTo(503);
   }
@@ -418,7 +426,6 @@ class JwtAuthenticatorTest {
   }
 
   private static Request request(Map<String, String> headers) {
-    return new Request(
-        Route.LIST_NAMESPACES, Map.of("prefix", "wh"), Map.of(), headers, null);
+    return new Request(Route.LIST_NAMESPACES, Map.of("prefix", "wh"), Map.of(), headers, null);
   }
 }

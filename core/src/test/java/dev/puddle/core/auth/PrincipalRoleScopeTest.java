@@ -34,7 +34,8 @@ class PrincipalRoleScopeTest {
 
   @Test
   void anExternalTokenWithoutPrincipalRolesActivatesAllOfThem() {
-    assertThat(PrincipalRoleScope.ofToken("openid profile")).isEqualTo(PrincipalRoleScope.ALL_ROLES);
+    assertThat(PrincipalRoleScope.ofToken("openid profile"))
+        .isEqualTo(PrincipalRoleScope.ALL_ROLES);
     assertThat(PrincipalRoleScope.ofToken(null)).isEqualTo(PrincipalRoleScope.ALL_ROLES);
     assertThat(PrincipalRoleScope.ofToken("openid PRINCIPAL_ROLE:reader").roles())
         .containsExactly("reader");
