@@ -48,10 +48,14 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.iceberg.rest.HTTPClient;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.rest.auth.AuthSession;
 import org.apache.iceberg.rest.auth.OAuth2Properties;
+import org.apache.iceberg.rest.auth.OAuth2Util;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.apache.iceberg.rest.responses.OAuthErrorResponseParser;
+import org.apache.iceberg.rest.responses.OAuthTokenResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -291,6 +295,58 @@ class TokenEndpointTest {
             null),
         400,
         "invalid_grant");
+    assertNothingSecretLogged();
+  }
+
+  /** The token requests exactly as Iceberg's client builds them, fetch and refresh. */
+  @Test
+  void icebergsOwnTokenFetchAndRefreshAreUnderstood() throws Exception {
+    try (HTTPClient client =
+        HTTPClient.builder(Map.of())
+            .uri(endpoint.uri())
+            .withAuthSession(AuthSession.EMPTY)
+            .build()) {
+      OAuthTokenResponse fetched =
+          OAuth2Util.fetchToken(
+              client,
+              Map.of(),
+              CLIENT_ID + ":" + SECRET,
+              "PRINCIPAL_ROLE:reader",
+              "v1/oauth/tokens",
+              Map.of());
+      assertThat(fetched.scopes()).containsExactly("PRINCIPAL_ROLE:reader");
+
+      // a refresh sends the current token as the subject, with the bearer header of the session
+      OAuthTokenResponse refreshed =
+          OAuth2Util.exchangeToken(
+              client,
+              OAuth2Util.authHeaders(fetched.token()),
+              fetched.token(),
+              OAuth2Properties.ACCESS_TOKEN_TYPE,
+              null,
+              null,
+              OAuth2Properties.CATALOG_SCOPE,
+              "v1/oauth/tokens",
+              Map.of());
+      assertThat(refreshed.scopes()).containsExactly("PRINCIPAL_ROLE:reader");
+      assertThat(refreshed.token()).isNotEqualTo(fetched.token());
+
+      // after a failed refresh Iceberg tries again with its credential as HTTP Basic
+      OAuthTokenResponse retried =
+          OAuth2Util.exchangeToken(
+              client,
+              OAuth2Util.basicAuthHeaders(CLIENT_ID + ":" + SECRET),
+              refreshed.token(),
+              OAuth2Properties.ACCESS_TOKEN_TYPE,
+              null,
+              null,
+              OAuth2Properties.CATALOG_SCOPE,
+              "v1/oauth/tokens",
+              Map.of());
+      assertThat(verifier(new TokenIssuer.Settings(ISSUER, "puddle", Duration.ofHours(1)))
+              .verify(retried.token()))
+          .isEqualTo(new Caller(LocalTwin.REALM, "etl", false, Set.of("reader")));
+    }
     assertNothingSecretLogged();
   }
 
