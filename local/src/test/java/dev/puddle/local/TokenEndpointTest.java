@@ -343,8 +343,9 @@ class TokenEndpointTest {
               OAuth2Properties.CATALOG_SCOPE,
               "v1/oauth/tokens",
               Map.of());
-      assertThat(verifier(new TokenIssuer.Settings(ISSUER, "puddle", Duration.ofHours(1)))
-              .verify(retried.token()))
+      assertThat(
+              verifier(new TokenIssuer.Settings(ISSUER, "puddle", Duration.ofHours(1)))
+                  .verify(retried.token()))
           .isEqualTo(new Caller(LocalTwin.REALM, "etl", false, Set.of("reader")));
     }
     assertNothingSecretLogged();
