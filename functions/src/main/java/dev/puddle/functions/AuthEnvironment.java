@@ -120,9 +120,14 @@ final class AuthEnvironment {
 
   private static IssuerSettings issuer(JsonNode node) {
     String jwksUri = text(node, "jwks-uri");
+    URI uri = jwksUri == null ? null : URI.create(jwksUri);
+    if (uri != null && !"https".equalsIgnoreCase(uri.getScheme())) {
+      // keys fetched in the clear could be swapped on the way
+      throw new IllegalArgumentException("jwks-uri must be an https URL: " + jwksUri);
+    }
     return new IssuerSettings(
         text(node, "issuer"),
-        jwksUri == null ? null : URI.create(jwksUri),
+        uri,
         audiences(node.get("audiences")),
         text(node, "principal-claim"),
         text(node, "realm"),

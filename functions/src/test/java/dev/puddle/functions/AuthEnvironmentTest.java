@@ -68,6 +68,7 @@ class AuthEnvironmentTest {
             "[{\"issuer\":\"x\",\"jwks-uri\":\"https://x/jwks\",\"audiences\":\"a\","
                 + "\"realm\":\"r\",\"realm-claim\":\"t\"}]",
             "[{\"jwks-uri\":\"https://x/jwks\",\"audiences\":\"a\",\"realm\":\"r\"}]",
+            "[{\"issuer\":\"x\",\"jwks-uri\":\"http://x/jwks\",\"audiences\":\"a\",\"realm\":\"r\"}]",
             "not json")) {
       assertThatThrownBy(
               () -> new AuthEnvironment(Map.of("PUDDLE_AUTH_ISSUERS", value)).externalIssuers())

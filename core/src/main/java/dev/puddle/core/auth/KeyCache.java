@@ -84,8 +84,8 @@ public final class KeyCache implements JWKSource<SecurityContext> {
     if (!matches.isEmpty()) {
       return matches;
     }
-    State reloaded = reload(state, true);
-    return reloaded.keys() == keys ? matches : selector.select(reloaded.keys());
+    JWKSet reloaded = reload(state, true).keys();
+    return reloaded == null || reloaded == keys ? matches : selector.select(reloaded);
   }
 
   /** Forgets the keys, the load times and what the source holds on to. */
