@@ -36,7 +36,12 @@ public final class TokenEndpoint {
   private static final String BASIC = "basic ";
 
   /** A client's id and secret, from the body or the Authorization header. */
-  private record Client(String id, String secret) {}
+  private record Client(String id, String secret) {
+    @Override
+    public String toString() {
+      return "Client[id=" + id + "]";
+    }
+  }
 
   private final TokenIssuer issuer;
   private final ClientCredentials clients;
