@@ -1,11 +1,16 @@
 package dev.puddle.functions;
 
 import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.core.auth.Authenticator;
+import dev.puddle.core.auth.ClientCredentials;
+import dev.puddle.core.auth.JwtAuthenticator;
+import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
 import dev.puddle.core.rest.CatalogApi;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -14,9 +19,20 @@ import java.util.Set;
  * logins). Nothing here opens a connection or calls AWS: that happens on the first request.
  */
 record CatalogWiring(
-    CatalogFunction function, Priming priming, Database database, DatabaseCredentials credentials) {
+    CatalogFunction function,
+    Priming priming,
+    Database database,
+    DatabaseCredentials credentials,
+    JwtAuthenticator authenticator,
+    TokenEndpoint tokens) {
   private static final Set<FunctionGroup> HTTP_GROUPS =
       EnumSet.of(FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN);
+
+  /**
+   * The principals' client credentials. Until the access model's principal store is wired in here,
+   * no client is known and the token endpoint refuses every one ({@code invalid_client}).
+   */
+  private static final ClientCredentials NO_CLIENTS = (clientId, clientSecret) -> Optional.empty();
 
   static CatalogWiring fromEnvironment(Map<String, String> variables) {
     Environment env = new Environment(variables);
@@ -28,13 +44,27 @@ record CatalogWiring(
     DatabaseCredentials credentials = env.credentials();
     ConnectionGate gate = new ConnectionGate(env.connections(credentials));
     Database database = new Database(gate, env.maxConnections());
+    AuthEnvironment auth = new AuthEnvironment(variables);
+    // without issuers every request runs as the realm's root, as before authentication existed
+    JwtAuthenticator authenticator = auth.enabled() ? auth.authenticator(database) : null;
+    TokenEndpoint tokens =
+        group == FunctionGroup.TOKEN && auth.issuesTokens()
+            ? new TokenEndpoint(
+                auth.tokenIssuer(database, env.secretsManager()),
+                NO_CLIENTS,
+                auth.ownTokens(database))
+            : null;
     CatalogApi api =
         new CatalogApi(
             new CatalogApi.Settings(
                 env.realm(), env.defaultWarehouse(), env.idempotencyKeyLifetime()),
             database,
             env.storage(),
-            PurgeEnvironment.queueOrNull(variables));
+            PurgeEnvironment.queueOrNull(variables),
+            authenticator != null
+                ? authenticator
+                : Authenticator.anonymous(env.realm(), CatalogApi.ANONYMOUS_PRINCIPAL),
+            tokens);
     CatalogFunction function =
         new CatalogFunction(
             api,
@@ -46,7 +76,12 @@ record CatalogWiring(
                 env.gzipMinBytes()),
             new RequestLog(env.metricsNamespace(), System.out));
     return new CatalogWiring(
-        function, new Priming(function, EnumSet.of(group), gate), database, credentials);
+        function,
+        new Priming(function, EnumSet.of(group), gate),
+        database,
+        credentials,
+        authenticator,
+        tokens);
   }
 
   /** SnapStart, before the snapshot: prime, and hold no connection in it. */
@@ -57,12 +92,18 @@ record CatalogWiring(
   }
 
   /**
-   * SnapStart, after a restore: the snapshot's connections are dead and its cached logins and AWS
-   * credentials belong to another time, so drop them.
+   * SnapStart, after a restore: the snapshot's connections are dead and its cached logins, AWS
+   * credentials and keys belong to another time, so drop them.
    */
   void afterRestore() {
     database.closeIdleConnections();
     credentials.forget();
+    if (authenticator != null) {
+      authenticator.clear();
+    }
+    if (tokens != null) {
+      tokens.clear();
+    }
     function.restored();
   }
 }

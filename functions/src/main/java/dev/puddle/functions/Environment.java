@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -81,18 +82,8 @@ final class Environment {
     return switch (auth) {
       case "password" ->
           DatabaseCredentials.fixed(env.get("PUDDLE_DB_USER"), env.get("PUDDLE_DB_PASSWORD"));
-      case "secret" -> {
-        String secret = required("PUDDLE_DB_SECRET_ARN");
-        Region region = Region.of(region());
-        yield new SecretsManagerCredentials(
-            secret,
-            () ->
-                SecretsManagerClient.builder()
-                    .region(region)
-                    .httpClient(UrlConnectionHttpClient.create())
-                    .credentialsProvider(DefaultCredentialsProvider.builder().build())
-                    .build());
-      }
+      case "secret" ->
+          new SecretsManagerCredentials(required("PUDDLE_DB_SECRET_ARN"), secretsManager());
       case "iam" -> {
         URI uri = URI.create(required("PUDDLE_DB_URL").substring("jdbc:".length()));
         yield new IamAuthCredentials(
@@ -106,6 +97,17 @@ final class Environment {
           throw new IllegalStateException(
               "PUDDLE_DB_AUTH must be password, secret or iam, not " + auth);
     };
+  }
+
+  /** Builds Secrets Manager clients of the function's region, on the url-connection client. */
+  Supplier<SecretsManagerClient> secretsManager() {
+    Region region = Region.of(region());
+    return () ->
+        SecretsManagerClient.builder()
+            .region(region)
+            .httpClient(UrlConnectionHttpClient.create())
+            .credentialsProvider(DefaultCredentialsProvider.builder().build())
+            .build();
   }
 
   Storage storage() {

@@ -1,9 +1,17 @@
 package dev.puddle.local;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.puddle.core.auth.Authenticator;
+import dev.puddle.core.auth.ClientCredentials;
+import dev.puddle.core.auth.JwtAuthenticator;
+import dev.puddle.core.auth.MetastoreKeySet;
+import dev.puddle.core.auth.TokenEndpoint;
+import dev.puddle.core.auth.TokenIssuer;
+import dev.puddle.core.auth.TrustedIssuer;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Migrations;
 import dev.puddle.core.metastore.PostgresConnections;
+import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.storage.Storage;
@@ -12,9 +20,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -42,6 +53,17 @@ public final class LocalTwin implements AutoCloseable {
     public Options(Path dataDirectory, String bind, int port, int s3Port, int postgresPort) {
       this(dataDirectory, bind, port, s3Port, postgresPort, 0, LocalPurge.Options.DEFAULTS);
     }
+  }
+
+  /**
+   * Who may call the twin: the principals' client credentials its token endpoint checks, and
+   * whether every request must carry one of its tokens (otherwise requests run as the realm's
+   * root, token or not).
+   */
+  public record Identity(Function<Database, ClientCredentials> clients, boolean requireTokens) {
+    /** No token required, and no client the token endpoint knows. */
+    public static final Identity ANONYMOUS =
+        new Identity(database -> (clientId, clientSecret) -> Optional.empty(), false);
   }
 
   private static final int CONNECTIONS = 16;
@@ -79,9 +101,15 @@ public final class LocalTwin implements AutoCloseable {
   }
 
   public static LocalTwin start(Options options) {
+    return start(options, Identity.ANONYMOUS);
+  }
+
+  /** Starts the twin, its callers authenticated as {@code identity} says. */
+  public static LocalTwin start(Options options, Identity identity) {
     return start(
         options,
-        postgres -> PostgresConnections.factory(postgres.jdbcUrl(), postgres.user(), null));
+        postgres -> PostgresConnections.factory(postgres.jdbcUrl(), postgres.user(), null),
+        identity);
   }
 
   /**
@@ -91,6 +119,18 @@ public final class LocalTwin implements AutoCloseable {
    */
   public static LocalTwin start(
       Options options, Function<LocalPostgres, Database.ConnectionFactory> metastore) {
+    return start(options, metastore, Identity.ANONYMOUS);
+  }
+
+  /**
+   * Starts the twin with the catalog reaching its PostgreSQL through {@code metastore}'s
+   * connections and its callers authenticated as {@code identity} says. Its token issuer signs
+   * with a key kept in the data directory ({@link LocalSigningKeys}).
+   */
+  public static LocalTwin start(
+      Options options,
+      Function<LocalPostgres, Database.ConnectionFactory> metastore,
+      Identity identity) {
     Path data = options.dataDirectory().toAbsolutePath();
     LocalPostgres postgres = LocalPostgres.start(data.resolve("postgres"), options.postgresPort());
     LocalS3 s3 = null;
@@ -108,10 +148,36 @@ public final class LocalTwin implements AutoCloseable {
               s3.endpoint(), LocalS3.REGION, LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY);
       purge =
           LocalPurge.start(options.bind(), options.sqsPort(), options.purge(), database, storage);
+      TokenIssuer.Settings tokenSettings =
+          new TokenIssuer.Settings(
+              TokenIssuer.Settings.DEFAULT_ISSUER,
+              TokenIssuer.Settings.DEFAULT_AUDIENCE,
+              TokenIssuer.Settings.DEFAULT_LIFETIME);
+      SigningKeys published = new SigningKeys(database);
+      JwtAuthenticator ownTokens =
+          new JwtAuthenticator(
+              List.of(
+                  new TrustedIssuer(
+                      tokenSettings.verification(), new MetastoreKeySet(published))),
+              JwtAuthenticator.DEFAULT_CLOCK_SKEW,
+              Clock.systemUTC());
+      TokenEndpoint tokens =
+          new TokenEndpoint(
+              new TokenIssuer(
+                  tokenSettings, LocalSigningKeys.in(data), published, Clock.systemUTC()),
+              identity.clients().apply(database),
+              ownTokens);
       CatalogHandler handler =
           new CatalogHandler(
               new CatalogApi(
-                  new CatalogApi.Settings(REALM, WAREHOUSE), database, storage, purge.queue()));
+                  new CatalogApi.Settings(REALM, WAREHOUSE),
+                  database,
+                  storage,
+                  purge.queue(),
+                  identity.requireTokens()
+                      ? ownTokens
+                      : Authenticator.anonymous(REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+                  tokens));
       // Nagle's algorithm off, as API Gateway and Jetty have it: otherwise a response longer than
       // one segment waits ~40 ms for the client's delayed ACK (read once, when the JDK's server
       // configuration loads)

@@ -5,10 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import com.nimbusds.jwt.SignedJWT;
 import dev.puddle.core.api.Route;
+import dev.puddle.core.auth.Authenticator;
+import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
+import dev.puddle.core.auth.JwtAuthenticator;
+import dev.puddle.core.auth.MetastoreKeySet;
+import dev.puddle.core.auth.TokenEndpoint;
+import dev.puddle.core.auth.TokenIssuer;
+import dev.puddle.core.auth.TrustedIssuer;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.PostgresConnections;
+import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.rest.CatalogApi;
@@ -25,6 +38,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -32,6 +48,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
@@ -70,14 +87,40 @@ class EventSamplesTest {
   }
 
   @BeforeEach
-  void setUp() {
+  void setUp() throws JOSEException {
     warehouse = TestTwin.newWarehouse("events");
+    Database database = TestTwin.get().database();
+    TokenIssuer.Settings tokenSettings =
+        new TokenIssuer.Settings("https://puddle.example.com", "puddle", Duration.ofHours(1));
+    JWKSet signingKeys =
+        new JWKSet(new ECKeyGenerator(Curve.P_256).keyID("events-" + warehouse).generate());
+    JwtAuthenticator ownTokens =
+        new JwtAuthenticator(
+            List.of(
+                new TrustedIssuer(
+                    tokenSettings.verification(), new MetastoreKeySet(new SigningKeys(database)))),
+            JwtAuthenticator.DEFAULT_CLOCK_SKEW,
+            Clock.systemUTC());
     handler =
         new CatalogHandler(
             new CatalogApi(
                 new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                TestTwin.get().database(),
-                TestTwin.get().storage()));
+                database,
+                TestTwin.get().storage(),
+                null,
+                Authenticator.anonymous(LocalTwin.REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+                new TokenEndpoint(
+                    new TokenIssuer(
+                        tokenSettings,
+                        () -> signingKeys,
+                        new SigningKeys(database),
+                        Clock.systemUTC()),
+                    // the sample's client
+                    (id, secret) ->
+                        id.equals("spark-etl") && secret.equals("sample-secret-not-real")
+                            ? Optional.of(new PrincipalRef(LocalTwin.REALM, "spark"))
+                            : Optional.empty(),
+                    ownTokens)));
   }
 
   @Test
@@ -101,7 +144,20 @@ class EventSamplesTest {
   }
 
   @Test
-  void everySampleReplayedInOrderGetsItsExpectedAnswer() {
+  void everySampleReplayedInOrderGetsItsExpectedAnswer() throws ParseException {
+    Answer token = replay("getToken");
+    expect(token, 200);
+    assertThat(token.body().get("token_type").asText()).isEqualTo("bearer");
+    assertThat(token.body().get("scope").asText()).isEqualTo("PRINCIPAL_ROLE:ALL");
+    SignedJWT jwt = SignedJWT.parse(token.body().get("access_token").asText());
+    assertThat(jwt.getJWTClaimsSet().getSubject()).isEqualTo("spark");
+
+    Answer jwks = replay("getJwks");
+    expect(jwks, 200);
+    assertThat(jwks.body().get("keys").findValuesAsText("kid"))
+        .contains(jwt.getHeader().getKeyID());
+    assertThat(jwks.body().get("keys").findValues("d")).as("no private parts").isEmpty();
+
     Answer health = replay("health");
     expect(health, 200);
     assertThat(health.body().get("status").asText()).isEqualTo("ok");
@@ -285,8 +341,7 @@ class EventSamplesTest {
 
       expect(send(probe, sample("ready")), 200);
 
-      int newBackend =
-          database.read(connection -> queryInt(connection, "SELECT pg_backend_pid()"));
+      int newBackend = database.read(connection -> queryInt(connection, "SELECT pg_backend_pid()"));
       assertThat(newBackend).isNotEqualTo(backend);
     }
   }

@@ -46,7 +46,12 @@ final class TestEndpoint implements AutoCloseable {
 
   /** Iceberg's REST client for a warehouse, through this endpoint. */
   RESTCatalog client(String warehouse) {
-    Map<String, String> properties = new HashMap<>();
+    return client(warehouse, Map.of());
+  }
+
+  /** Iceberg's REST client for a warehouse, through this endpoint, with more properties. */
+  RESTCatalog client(String warehouse, Map<String, String> extra) {
+    Map<String, String> properties = new HashMap<>(extra);
     properties.put(CatalogProperties.URI, uri());
     return TestTwin.restCatalog(warehouse, properties);
   }

@@ -13,10 +13,17 @@ import org.apache.iceberg.rest.Endpoint;
  * the local server and the {@code endpoints} list of {@code GET /v1/config}.
  *
  * <p>Operation ids and path templates are those of the Iceberg REST catalog specification, apart
- * from Puddle's own routes: probes and the management API under {@code /admin}.
+ * from Puddle's own routes: probes, the token issuer's key set and the management API under {@code
+ * /admin}.
  */
 public enum Route {
   GET_CONFIG("getConfig", "GET", "/v1/config", Privilege.NONE, FunctionGroup.READ),
+
+  /** Puddle's own token issuer (OAuth2 client credentials and token exchange). */
+  GET_TOKEN("getToken", "POST", "/v1/oauth/tokens", Privilege.NONE, FunctionGroup.TOKEN),
+
+  /** The public keys of Puddle's own token issuer, as a JWKS document. */
+  GET_JWKS("getJwks", "GET", "/.well-known/jwks.json", Privilege.NONE, FunctionGroup.TOKEN),
 
   LIST_NAMESPACES(
       "listNamespaces", Endpoint.V1_LIST_NAMESPACES, Privilege.NAMESPACE_LIST, FunctionGroup.READ),
@@ -148,12 +155,15 @@ public enum Route {
    * routes that hand out tokens and their keys).
    */
   public boolean requiresAuthentication() {
-    return this != HEALTH && this != READY;
+    return this != HEALTH && this != READY && this != GET_TOKEN && this != GET_JWKS;
   }
 
-  /** Whether this route belongs to the Iceberg REST API and is listed in {@code endpoints}. */
+  /**
+   * Whether this route belongs to the Iceberg REST API and is listed in {@code endpoints}: not
+   * the config and token routes, which a client calls before it reads the list.
+   */
   public boolean isCatalogEndpoint() {
-    return path.startsWith("/v1/") && this != GET_CONFIG;
+    return path.startsWith("/v1/") && this != GET_CONFIG && this != GET_TOKEN;
   }
 
   /** The route for an API Gateway route key, if any. */

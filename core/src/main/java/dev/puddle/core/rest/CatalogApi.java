@@ -6,12 +6,17 @@ import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Authenticator;
 import dev.puddle.core.auth.Caller;
+import dev.puddle.core.auth.JwksEndpoint;
+import dev.puddle.core.auth.MetastoreKeySet;
+import dev.puddle.core.auth.OAuthError;
+import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeOutbox;
@@ -59,6 +64,8 @@ public final class CatalogApi {
   private final PurgeJobEndpoints purgeJobEndpoints;
   private final IdempotentRequests idempotency;
   private final Authenticator authenticator;
+  private final TokenEndpoint tokens;
+  private final JwksEndpoint jwks;
 
   /** A catalog without a purge queue: purge jobs are recorded and wait for the sweep. */
   public CatalogApi(Settings settings, Database database, Storage storage) {
@@ -75,15 +82,31 @@ public final class CatalogApi {
         Authenticator.anonymous(settings.realm(), ANONYMOUS_PRINCIPAL));
   }
 
-  /** A catalog whose callers {@code authenticator} establishes. */
+  /** A catalog whose callers {@code authenticator} establishes, issuing no tokens. */
   public CatalogApi(
       Settings settings,
       Database database,
       Storage storage,
       PurgeQueue purgeQueue,
       Authenticator authenticator) {
+    this(settings, database, storage, purgeQueue, authenticator, null);
+  }
+
+  /**
+   * A catalog whose callers {@code authenticator} establishes and whose token requests {@code
+   * tokens} answers (null: this catalog issues no tokens).
+   */
+  public CatalogApi(
+      Settings settings,
+      Database database,
+      Storage storage,
+      PurgeQueue purgeQueue,
+      Authenticator authenticator,
+      TokenEndpoint tokens) {
     this.settings = settings;
     this.authenticator = authenticator;
+    this.tokens = tokens;
+    this.jwks = new JwksEndpoint(new MetastoreKeySet(new SigningKeys(database)));
     this.database = database;
     this.storage = storage;
     this.warehouses = new Warehouses(database);
@@ -143,6 +166,11 @@ public final class CatalogApi {
       case HEALTH -> Response.json(200, "{\"status\":\"ok\"}");
       case READY -> ready();
       case GET_CONFIG -> config(request, caller);
+      case GET_TOKEN ->
+          tokens == null
+              ? OAuthError.invalidClient("This catalog issues no tokens").toResponse()
+              : tokens.handle(request);
+      case GET_JWKS -> jwks.handle();
       case LIST_NAMESPACES -> namespaceEndpoints.listNamespaces(scope(request, caller));
       case CREATE_NAMESPACE -> namespaceEndpoints.createNamespace(scope(request, caller));
       case LOAD_NAMESPACE -> namespaceEndpoints.loadNamespaceMetadata(scope(request, caller));

@@ -57,9 +57,18 @@ class RouteTest {
     assertThat(Route.HEALTH.isCatalogEndpoint()).isFalse();
     assertThat(Route.READY.isCatalogEndpoint()).isFalse();
     assertThat(Route.LIST_PURGE_JOBS.isCatalogEndpoint()).isFalse();
+    assertThat(Route.GET_TOKEN.isCatalogEndpoint()).isFalse();
+    assertThat(Route.GET_JWKS.isCatalogEndpoint()).isFalse();
     assertThat(Route.LOAD_TABLE.isCatalogEndpoint()).isTrue();
     assertThat(Endpoint.create(Route.LOAD_TABLE.method(), Route.LOAD_TABLE.path()))
         .isEqualTo(Endpoint.V1_LOAD_TABLE);
+  }
+
+  @Test
+  void onlyTheProbesTheTokenEndpointAndItsKeysAreOpenWithoutAToken() {
+    assertThat(
+            Arrays.stream(Route.values()).filter(route -> !route.requiresAuthentication()).toList())
+        .containsExactlyInAnyOrder(Route.HEALTH, Route.READY, Route.GET_TOKEN, Route.GET_JWKS);
   }
 
   @ParameterizedTest

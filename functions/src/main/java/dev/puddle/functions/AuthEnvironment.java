@@ -1,0 +1,180 @@
+package dev.puddle.functions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.auth.IssuerSettings;
+import dev.puddle.core.auth.JwtAuthenticator;
+import dev.puddle.core.auth.MetastoreKeySet;
+import dev.puddle.core.auth.SecretsManagerKeySet;
+import dev.puddle.core.auth.TokenIssuer;
+import dev.puddle.core.auth.TrustedIssuer;
+import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.SigningKeys;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+
+/**
+ * Authentication settings from the environment variables documented in the README:
+ *
+ * <ul>
+ *   <li>{@code PUDDLE_AUTH_ISSUERS}: the external issuers, a JSON array of objects with {@code
+ *       issuer}, {@code jwks-uri}, {@code audiences}, optionally {@code principal-claim}, and
+ *       either {@code realm} or {@code realm-claim};
+ *   <li>{@code PUDDLE_TOKEN_ISSUER}: the {@code iss} of Puddle's own tokens; set, every function
+ *       accepts them (keys from the metastore) and the token function issues them, signing with the
+ *       key set in the secret {@code PUDDLE_TOKEN_SIGNING_SECRET_ARN};
+ *   <li>{@code PUDDLE_TOKEN_AUDIENCE}, {@code PUDDLE_TOKEN_LIFETIME}, {@code
+ *       PUDDLE_AUTH_CLOCK_SKEW}.
+ * </ul>
+ *
+ * A malformed setting stops the function at init, naming the variable.
+ */
+final class AuthEnvironment {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Map<String, String> env;
+
+  AuthEnvironment(Map<String, String> env) {
+    this.env = env;
+  }
+
+  /** Whether any issuer is configured, i.e. requests must carry a bearer token. */
+  boolean enabled() {
+    return present("PUDDLE_AUTH_ISSUERS") || present("PUDDLE_TOKEN_ISSUER");
+  }
+
+  /** Whether this deployment issues its own tokens. */
+  boolean issuesTokens() {
+    return present("PUDDLE_TOKEN_ISSUER");
+  }
+
+  /** Verifies tokens of every configured issuer, Puddle's own with keys from the metastore. */
+  JwtAuthenticator authenticator(Database database) {
+    List<TrustedIssuer> issuers = new ArrayList<>(externalIssuers());
+    if (issuesTokens()) {
+      issuers.add(ownIssuer(database));
+    }
+    return new JwtAuthenticator(issuers, clockSkew(), Clock.systemUTC());
+  }
+
+  /** Verifies Puddle's own tokens only: the subject tokens of token exchanges. */
+  JwtAuthenticator ownTokens(Database database) {
+    return new JwtAuthenticator(List.of(ownIssuer(database)), clockSkew(), Clock.systemUTC());
+  }
+
+  /** Puddle's own issuer, signing with the keys of the secret {@code secretsManager} reads. */
+  TokenIssuer tokenIssuer(Database database, Supplier<SecretsManagerClient> secretsManager) {
+    return new TokenIssuer(
+        tokenSettings(),
+        new SecretsManagerKeySet(required("PUDDLE_TOKEN_SIGNING_SECRET_ARN"), secretsManager),
+        new SigningKeys(database),
+        Clock.systemUTC());
+  }
+
+  TokenIssuer.Settings tokenSettings() {
+    return new TokenIssuer.Settings(
+        required("PUDDLE_TOKEN_ISSUER"),
+        get("PUDDLE_TOKEN_AUDIENCE", TokenIssuer.Settings.DEFAULT_AUDIENCE),
+        duration("PUDDLE_TOKEN_LIFETIME", TokenIssuer.Settings.DEFAULT_LIFETIME));
+  }
+
+  Duration clockSkew() {
+    return duration("PUDDLE_AUTH_CLOCK_SKEW", JwtAuthenticator.DEFAULT_CLOCK_SKEW);
+  }
+
+  private TrustedIssuer ownIssuer(Database database) {
+    return new TrustedIssuer(
+        tokenSettings().verification(), new MetastoreKeySet(new SigningKeys(database)));
+  }
+
+  /** {@code PUDDLE_AUTH_ISSUERS}. */
+  List<TrustedIssuer> externalIssuers() {
+    String value = env.get("PUDDLE_AUTH_ISSUERS");
+    if (value == null || value.isBlank()) {
+      return List.of();
+    }
+    List<TrustedIssuer> issuers = new ArrayList<>();
+    try {
+      JsonNode array = JSON.readTree(value);
+      if (!array.isArray()) {
+        throw new IllegalStateException("PUDDLE_AUTH_ISSUERS must be a JSON array of issuers");
+      }
+      for (JsonNode issuer : array) {
+        issuers.add(TrustedIssuer.remote(issuer(issuer)));
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      throw new IllegalStateException("PUDDLE_AUTH_ISSUERS is malformed: " + e.getMessage());
+    }
+    return issuers;
+  }
+
+  private static IssuerSettings issuer(JsonNode node) {
+    String jwksUri = text(node, "jwks-uri");
+    URI uri = jwksUri == null ? null : URI.create(jwksUri);
+    if (uri != null && !"https".equalsIgnoreCase(uri.getScheme())) {
+      // keys fetched in the clear could be swapped on the way
+      throw new IllegalArgumentException("jwks-uri must be an https URL: " + jwksUri);
+    }
+    return new IssuerSettings(
+        text(node, "issuer"),
+        uri,
+        audiences(node.get("audiences")),
+        text(node, "principal-claim"),
+        text(node, "realm"),
+        text(node, "realm-claim"));
+  }
+
+  private static Set<String> audiences(JsonNode node) {
+    Set<String> audiences = new LinkedHashSet<>();
+    if (node != null && node.isArray()) {
+      node.forEach(audience -> audiences.add(audience.asText()));
+    } else if (node != null && node.isTextual()) {
+      audiences.add(node.asText());
+    }
+    return audiences;
+  }
+
+  private static String text(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    return value == null || value.isNull() ? null : value.asText();
+  }
+
+  private Duration duration(String name, Duration fallback) {
+    String value = env.get(name);
+    if (value == null || value.isBlank()) {
+      return fallback;
+    }
+    try {
+      return Duration.parse(value.trim());
+    } catch (DateTimeParseException e) {
+      throw new IllegalStateException(
+          name + " must be an ISO-8601 duration such as PT1H: " + value);
+    }
+  }
+
+  private boolean present(String name) {
+    String value = env.get(name);
+    return value != null && !value.isBlank();
+  }
+
+  private String get(String name, String fallback) {
+    return present(name) ? env.get(name).trim() : fallback;
+  }
+
+  private String required(String name) {
+    if (!present(name)) {
+      throw new IllegalStateException("Missing environment variable " + name);
+    }
+    return env.get(name).trim();
+  }
+}

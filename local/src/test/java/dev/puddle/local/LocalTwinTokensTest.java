@@ -1,0 +1,113 @@
+package dev.puddle.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.rest.auth.OAuth2Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The twin's own token issuer, with tokens required: Iceberg's client signs in with its credential,
+ * a client without one is refused, and the signing key kept in the data directory makes a token
+ * issued before a restart valid after it.
+ *
+ * <p>Runs its own twin, not the shared one, since it requires tokens and restarts it.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LocalTwinTokensTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final LocalTwin.Identity IDENTITY =
+      new LocalTwin.Identity(
+          database ->
+              (id, secret) ->
+                  "spark".equals(id) && "spark-secret".equals(secret)
+                      ? Optional.of(new PrincipalRef(LocalTwin.REALM, "spark"))
+                      : Optional.empty(),
+          true);
+
+  @TempDir Path data;
+
+  @Test
+  void tokensAreRequiredIssuedAndSurviveARestart() throws Exception {
+    String token;
+    String key;
+    try (LocalTwin twin = start()) {
+      try (RESTCatalog catalog =
+          catalog(twin, Map.of(OAuth2Properties.CREDENTIAL, "spark:spark-secret"))) {
+        catalog.createNamespace(Namespace.of("signed_in"));
+      }
+      assertThatThrownBy(() -> catalog(twin, Map.of())).isInstanceOf(NotAuthorizedException.class);
+      token = token(twin);
+      assertThat(listNamespaces(twin, token)).isEqualTo(200);
+      key = Files.readString(data.resolve(LocalSigningKeys.FILE));
+    }
+
+    try (LocalTwin twin = start()) {
+      assertThat(Files.readString(data.resolve(LocalSigningKeys.FILE))).isEqualTo(key);
+      assertThat(listNamespaces(twin, token))
+          .as("a token issued before the restart")
+          .isEqualTo(200);
+    }
+  }
+
+  private LocalTwin start() {
+    return LocalTwin.start(
+        new LocalTwin.Options(data, "127.0.0.1", 0, 0, 0, 0, TestTwin.PURGE), IDENTITY);
+  }
+
+  private static RESTCatalog catalog(LocalTwin twin, Map<String, String> extra) {
+    Map<String, String> properties = new HashMap<>(twin.clientProperties());
+    properties.put(CatalogProperties.URI, twin.uri());
+    properties.put(OAuth2Properties.OAUTH2_SERVER_URI, twin.uri() + "/v1/oauth/tokens");
+    properties.putAll(extra);
+    RESTCatalog catalog = new RESTCatalog();
+    catalog.initialize("twin", properties);
+    return catalog;
+  }
+
+  private static String token(LocalTwin twin) throws Exception {
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(twin.uri() + "/v1/oauth/tokens"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            "grant_type=client_credentials&client_id=spark"
+                                + "&client_secret=spark-secret&scope=PRINCIPAL_ROLE%3AALL"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return JSON.readTree(response.body()).get("access_token").asText();
+  }
+
+  private static int listNamespaces(LocalTwin twin, String token) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(
+                    URI.create(twin.uri() + "/v1/" + LocalTwin.WAREHOUSE + "/namespaces"))
+                .header("Authorization", "Bearer " + token)
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .statusCode();
+  }
+}
