@@ -17,6 +17,8 @@ import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeOutbox;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.storage.Storage;
+import dev.puddle.core.vending.AccessDelegation;
+import dev.puddle.core.vending.CredentialVending;
 import java.sql.SQLNonTransientConnectionException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -59,6 +61,8 @@ public final class CatalogApi {
   private final PurgeJobEndpoints purgeJobEndpoints;
   private final IdempotentRequests idempotency;
   private final Authenticator authenticator;
+  private final CredentialVending vending;
+  private final CredentialEndpoints credentialEndpoints;
 
   /** A catalog without a purge queue: purge jobs are recorded and wait for the sweep. */
   public CatalogApi(Settings settings, Database database, Storage storage) {
@@ -75,14 +79,29 @@ public final class CatalogApi {
         Authenticator.anonymous(settings.realm(), ANONYMOUS_PRINCIPAL));
   }
 
-  /** A catalog whose callers {@code authenticator} establishes. */
+  /** A catalog whose callers {@code authenticator} establishes, without credential vending. */
   public CatalogApi(
       Settings settings,
       Database database,
       Storage storage,
       PurgeQueue purgeQueue,
       Authenticator authenticator) {
+    this(settings, database, storage, purgeQueue, authenticator, CredentialVending.disabled());
+  }
+
+  /**
+   * A catalog whose callers {@code authenticator} establishes, vending storage credentials to
+   * engines that ask for them as {@code vending} allows.
+   */
+  public CatalogApi(
+      Settings settings,
+      Database database,
+      Storage storage,
+      PurgeQueue purgeQueue,
+      Authenticator authenticator,
+      CredentialVending vending) {
     this.settings = settings;
+    this.vending = vending;
     this.authenticator = authenticator;
     this.database = database;
     this.storage = storage;
@@ -92,6 +111,7 @@ public final class CatalogApi {
     this.namespaceEndpoints = new NamespaceEndpoints(namespaces);
     this.tableEndpoints = new TableEndpoints(objects, storage.io());
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
+    this.credentialEndpoints = new CredentialEndpoints(vending, objects);
     PurgeJobs purgeJobs = new PurgeJobs(database);
     this.purges = new PurgeOutbox(purgeJobs, purgeQueue);
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs);
@@ -107,6 +127,11 @@ public final class CatalogApi {
     return settings;
   }
 
+  /** Drops cached vended credentials and the clients that made them (SnapStart restore). */
+  public void forgetCredentials() {
+    vending.forget();
+  }
+
   /**
    * Serves a request, under the {@link RequestScope} bound by the caller (its deadline) or a new
    * one. A mutation carrying an {@code Idempotency-Key} takes effect at most once per key.
@@ -120,13 +145,28 @@ public final class CatalogApi {
                 request.route().requiresAuthentication()
                     ? authenticator.authenticate(request)
                     : null;
-            return idempotency != null && IdempotentRequests.applies(request)
-                ? idempotency.handle(caller.realm(), request, r -> respond(r, caller))
-                : dispatch(request, caller);
+            CredentialEndpoints.Delegation delegation = delegation(request, caller);
+            Response response =
+                idempotency != null && IdempotentRequests.applies(request)
+                    ? idempotency.handle(caller.realm(), request, r -> respond(r, caller))
+                    : dispatch(request, caller);
+            return delegation == null ? response : credentialEndpoints.attach(delegation, response);
           } catch (RuntimeException e) {
             return ErrorMapper.toResponse(e);
           }
         });
+  }
+
+  /** The credentials a table response is to carry, checked before the request runs. */
+  private CredentialEndpoints.Delegation delegation(Request request, Caller caller) {
+    return switch (request.route()) {
+      case CREATE_TABLE, REGISTER_TABLE, LOAD_TABLE, UPDATE_TABLE ->
+          credentialEndpoints.prepare(
+              request,
+              caller,
+              warehouses.get(caller.realm(), request.pathParameter("prefix").orElseThrow()));
+      default -> null;
+    };
   }
 
   private Response respond(Request request, Caller caller) {
@@ -154,6 +194,7 @@ public final class CatalogApi {
       case REGISTER_TABLE -> tableEndpoints.registerTable(scope(request, caller));
       case LOAD_TABLE -> tableEndpoints.loadTable(scope(request, caller));
       case TABLE_EXISTS -> tableEndpoints.tableExists(scope(request, caller));
+      case LOAD_CREDENTIALS -> credentialEndpoints.loadCredentials(scope(request, caller), caller);
       case UPDATE_TABLE -> tableEndpoints.updateTable(scope(request, caller));
       case DROP_TABLE -> tableEndpoints.dropTable(scope(request, caller));
       case RENAME_TABLE -> tableEndpoints.renameTable(scope(request, caller));
@@ -182,7 +223,8 @@ public final class CatalogApi {
 
   /**
    * {@code GET /v1/config}: the warehouse's prefix, the storage properties engines need, the
-   * namespace separator, every endpoint this catalog serves and the idempotency key lifetime.
+   * namespace separator, every endpoint this catalog serves, the idempotency key lifetime, and,
+   * where the warehouse vends credentials, a default {@code X-Iceberg-Access-Delegation} header.
    */
   private Response config(Request request, Caller caller) {
     String name = request.queryParameter("warehouse").orElse(settings.defaultWarehouse());
@@ -190,6 +232,11 @@ public final class CatalogApi {
     ConfigResponse.Builder builder = ConfigResponse.builder();
     if (settings.idempotencyKeyLifetime() != null) {
       builder.withIdempotencyKeyLifetime(settings.idempotencyKeyLifetime().toString());
+    }
+    if (credentialEndpoints.vends(warehouse)) {
+      // a default, as PyIceberg's own: engines ask for credentials unless told otherwise
+      builder.withDefault(
+          "header." + AccessDelegation.HEADER, AccessDelegation.VENDED_CREDENTIALS);
     }
     ConfigResponse response =
         builder
