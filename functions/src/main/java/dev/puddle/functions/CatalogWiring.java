@@ -1,9 +1,15 @@
 package dev.puddle.functions;
 
 import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.core.auth.Authenticator;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
 import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.core.vending.AccessLevel;
+import dev.puddle.core.vending.CredentialCache;
+import dev.puddle.core.vending.CredentialVending;
+import dev.puddle.core.vending.DataAccess;
+import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
@@ -11,10 +17,15 @@ import java.util.Set;
 /**
  * The parts of a catalog function built once per execution environment from its environment
  * variables: the function itself, and what its SnapStart hooks prime and reset (connections, cached
- * logins). Nothing here opens a connection or calls AWS: that happens on the first request.
+ * logins, vended credentials). Nothing here opens a connection or calls AWS: that happens on the
+ * first request.
  */
 record CatalogWiring(
-    CatalogFunction function, Priming priming, Database database, DatabaseCredentials credentials) {
+    CatalogFunction function,
+    Priming priming,
+    Database database,
+    DatabaseCredentials credentials,
+    CredentialVending vending) {
   private static final Set<FunctionGroup> HTTP_GROUPS =
       EnumSet.of(FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN);
 
@@ -28,13 +39,20 @@ record CatalogWiring(
     DatabaseCredentials credentials = env.credentials();
     ConnectionGate gate = new ConnectionGate(env.connections(credentials));
     Database database = new Database(gate, env.maxConnections());
+    // every caller may read and write the data of tables until the access model decides
+    CredentialVending vending =
+        new CredentialVending(
+            new CredentialCache(env.credentialVendor(), Clock.systemUTC()),
+            DataAccess.everyone(AccessLevel.WRITE));
     CatalogApi api =
         new CatalogApi(
             new CatalogApi.Settings(
                 env.realm(), env.defaultWarehouse(), env.idempotencyKeyLifetime()),
             database,
             env.storage(),
-            PurgeEnvironment.queueOrNull(variables));
+            PurgeEnvironment.queueOrNull(variables),
+            Authenticator.anonymous(env.realm(), CatalogApi.ANONYMOUS_PRINCIPAL),
+            vending);
     CatalogFunction function =
         new CatalogFunction(
             api,
@@ -46,7 +64,7 @@ record CatalogWiring(
                 env.gzipMinBytes()),
             new RequestLog(env.metricsNamespace(), System.out));
     return new CatalogWiring(
-        function, new Priming(function, EnumSet.of(group), gate), database, credentials);
+        function, new Priming(function, EnumSet.of(group), gate), database, credentials, vending);
   }
 
   /** SnapStart, before the snapshot: prime, and hold no connection in it. */
@@ -57,12 +75,13 @@ record CatalogWiring(
   }
 
   /**
-   * SnapStart, after a restore: the snapshot's connections are dead and its cached logins and AWS
-   * credentials belong to another time, so drop them.
+   * SnapStart, after a restore: the snapshot's connections are dead and its cached logins, vended
+   * credentials and AWS credentials belong to another time, so drop them.
    */
   void afterRestore() {
     database.closeIdleConnections();
     credentials.forget();
+    vending.forget();
     function.restored();
   }
 }

@@ -1,17 +1,24 @@
 package dev.puddle.local;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.puddle.core.auth.Authenticator;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Migrations;
 import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.storage.Storage;
+import dev.puddle.core.vending.AccessLevel;
+import dev.puddle.core.vending.CredentialCache;
+import dev.puddle.core.vending.CredentialVendor;
+import dev.puddle.core.vending.CredentialVending;
+import dev.puddle.core.vending.DataAccess;
 import dev.puddle.functions.CatalogHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -44,6 +51,9 @@ public final class LocalTwin implements AutoCloseable {
     }
   }
 
+  /** How long the twin's vended credentials last, as an STS session does by default. */
+  public static final Duration VENDED_CREDENTIALS_LIFETIME = Duration.ofHours(1);
+
   private static final int CONNECTIONS = 16;
   private static final int DRAIN_SECONDS = 25;
 
@@ -53,6 +63,7 @@ public final class LocalTwin implements AutoCloseable {
   private final LocalPurge purge;
   private final Database database;
   private final Storage storage;
+  private final CredentialVendor vendor;
   private final HttpServer server;
   private final ExecutorService executor;
   private final InFlight inFlight;
@@ -64,6 +75,7 @@ public final class LocalTwin implements AutoCloseable {
       LocalPurge purge,
       Database database,
       Storage storage,
+      CredentialVendor vendor,
       HttpServer server,
       ExecutorService executor,
       InFlight inFlight) {
@@ -73,6 +85,7 @@ public final class LocalTwin implements AutoCloseable {
     this.purge = purge;
     this.database = database;
     this.storage = storage;
+    this.vendor = vendor;
     this.server = server;
     this.executor = executor;
     this.inFlight = inFlight;
@@ -108,10 +121,18 @@ public final class LocalTwin implements AutoCloseable {
               s3.endpoint(), LocalS3.REGION, LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY);
       purge =
           LocalPurge.start(options.bind(), options.sqsPort(), options.purge(), database, storage);
+      CredentialVendor vendor =
+          new CredentialCache(
+              new LocalCredentialVendor(s3, VENDED_CREDENTIALS_LIFETIME), Clock.systemUTC());
       CatalogHandler handler =
           new CatalogHandler(
               new CatalogApi(
-                  new CatalogApi.Settings(REALM, WAREHOUSE), database, storage, purge.queue()));
+                  new CatalogApi.Settings(REALM, WAREHOUSE),
+                  database,
+                  storage,
+                  purge.queue(),
+                  Authenticator.anonymous(REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+                  new CredentialVending(vendor, DataAccess.everyone(AccessLevel.WRITE))));
       // Nagle's algorithm off, as API Gateway and Jetty have it: otherwise a response longer than
       // one segment waits ~40 ms for the client's delayed ACK (read once, when the JDK's server
       // configuration loads)
@@ -124,7 +145,7 @@ public final class LocalTwin implements AutoCloseable {
       server.createContext("/", new ApiGatewayBridge(handler, inFlight));
       server.start();
       return new LocalTwin(
-          postgres, s3, connections, purge, database, storage, server, executor, inFlight);
+          postgres, s3, connections, purge, database, storage, vendor, server, executor, inFlight);
     } catch (IOException e) {
       closeQuietly(purge);
       closeQuietly(connections);
@@ -175,6 +196,14 @@ public final class LocalTwin implements AutoCloseable {
 
   public Storage storage() {
     return storage;
+  }
+
+  /**
+   * The twin's credential vendor (its S3 server's temporary keys, cached), for catalogs that vend
+   * to other callers or under another access model.
+   */
+  public CredentialVendor credentialVendor() {
+    return vendor;
   }
 
   /**

@@ -224,7 +224,8 @@ public final class CatalogApi {
   /**
    * {@code GET /v1/config}: the warehouse's prefix, the storage properties engines need, the
    * namespace separator, every endpoint this catalog serves, the idempotency key lifetime, and,
-   * where the warehouse vends credentials, a default {@code X-Iceberg-Access-Delegation} header.
+   * where the warehouse vends credentials and engines get no storage keys here, a default {@code
+   * X-Iceberg-Access-Delegation} header.
    */
   private Response config(Request request, Caller caller) {
     String name = request.queryParameter("warehouse").orElse(settings.defaultWarehouse());
@@ -233,8 +234,8 @@ public final class CatalogApi {
     if (settings.idempotencyKeyLifetime() != null) {
       builder.withIdempotencyKeyLifetime(settings.idempotencyKeyLifetime().toString());
     }
-    if (credentialEndpoints.vends(warehouse)) {
-      // a default, as PyIceberg's own: engines ask for credentials unless told otherwise
+    if (credentialEndpoints.vends(warehouse) && !storage.handsOutKeys()) {
+      // a default, as in PyIceberg: engines without keys of their own ask for credentials
       builder.withDefault(
           "header." + AccessDelegation.HEADER, AccessDelegation.VENDED_CREDENTIALS);
     }
