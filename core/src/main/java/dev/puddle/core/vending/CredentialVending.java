@@ -47,7 +47,8 @@ public final class CredentialVending {
     AccessLevel level = access.of(caller, warehouse, table);
     if (level == null || level == AccessLevel.NONE) {
       throw new ForbiddenException(
-          "Principal '%s' is not allowed to access the data of table %s", caller.principal(), table);
+          "Principal '%s' is not allowed to access the data of table %s",
+          caller.principal(), table);
     }
     return level;
   }

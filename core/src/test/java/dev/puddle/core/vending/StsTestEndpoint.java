@@ -39,7 +39,8 @@ import software.amazon.awssdk.services.sts.StsClient;
  */
 public final class StsTestEndpoint implements AutoCloseable {
   /** One {@code AssumeRole} as the endpoint received it. */
-  public record AssumeRole(String roleArn, String sessionName, String policy, int durationSeconds) {}
+  public record AssumeRole(
+      String roleArn, String sessionName, String policy, int durationSeconds) {}
 
   private static final Pattern SESSION_NAME = Pattern.compile("[\\w+=,.@-]{2,64}");
   private static final String NAMESPACE = "https://sts.amazonaws.com/doc/2011-06-15/";
