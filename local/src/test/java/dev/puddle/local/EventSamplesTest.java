@@ -6,12 +6,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.puddle.core.api.Route;
+import dev.puddle.core.auth.Authenticator;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.core.vending.AccessLevel;
+import dev.puddle.core.vending.CredentialVending;
+import dev.puddle.core.vending.DataAccess;
 import dev.puddle.functions.CatalogHandler;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -77,7 +81,11 @@ class EventSamplesTest {
             new CatalogApi(
                 new CatalogApi.Settings(LocalTwin.REALM, warehouse),
                 TestTwin.get().database(),
-                TestTwin.get().storage()));
+                TestTwin.get().storage(),
+                null,
+                Authenticator.anonymous(LocalTwin.REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+                new CredentialVending(
+                    TestTwin.get().credentialVendor(), DataAccess.everyone(AccessLevel.WRITE))));
   }
 
   @Test
@@ -182,6 +190,14 @@ class EventSamplesTest {
     expect(unchanged, 304);
     assertThat(unchanged.body()).isNull();
     assertThat(unchanged.headers()).containsEntry("etag", etag);
+
+    Answer credentials = replay("loadCredentials");
+    expect(credentials, 200);
+    assertThat(credentials.body().get("storage-credentials")).hasSize(1);
+    assertThat(credentials.body().at("/storage-credentials/0/prefix").asText())
+        .isEqualTo(loaded.metadata().get("location").asText());
+    assertThat(credentials.body().at("/storage-credentials/0/config/s3.session-token").asText())
+        .isNotBlank();
 
     expectNoContent(replay("reportMetrics"));
     expectNoContent(replay("renameTable"));
