@@ -161,10 +161,12 @@ public final class CatalogApi {
   private CredentialEndpoints.Delegation delegation(Request request, Caller caller) {
     return switch (request.route()) {
       case CREATE_TABLE, REGISTER_TABLE, LOAD_TABLE, UPDATE_TABLE ->
-          credentialEndpoints.prepare(
-              request,
-              caller,
-              warehouses.get(caller.realm(), request.pathParameter("prefix").orElseThrow()));
+          AccessDelegation.vendedCredentialsRequested(request)
+              ? credentialEndpoints.prepare(
+                  request,
+                  caller,
+                  warehouses.get(caller.realm(), request.pathParameter("prefix").orElseThrow()))
+              : null;
       default -> null;
     };
   }

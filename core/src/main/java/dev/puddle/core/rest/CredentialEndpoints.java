@@ -7,7 +7,6 @@ import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Warehouse;
-import dev.puddle.core.vending.AccessDelegation;
 import dev.puddle.core.vending.AccessLevel;
 import dev.puddle.core.vending.CredentialVending;
 import java.util.List;
@@ -46,11 +45,11 @@ final class CredentialEndpoints {
   }
 
   /**
-   * The delegation a table request asks for, once the caller's access is checked (403 without
-   * any); null if it asks for none or the warehouse vends no credentials.
+   * The delegation of a table request that asks for vended credentials, once the caller's access
+   * is checked (403 without any); null if the warehouse vends no credentials.
    */
   Delegation prepare(Request request, Caller caller, Warehouse warehouse) {
-    if (!AccessDelegation.vendedCredentialsRequested(request) || !vending.enabled(warehouse)) {
+    if (!vending.enabled(warehouse)) {
       return null;
     }
     Namespace namespace = Names.namespace(request.pathParameter("namespace").orElse(""));
