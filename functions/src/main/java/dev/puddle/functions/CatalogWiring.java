@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 
 /**
  * The parts of a catalog function built once per execution environment from its environment
@@ -42,7 +43,9 @@ record CatalogWiring(
     // every caller may read and write the data of tables until the access model decides
     CredentialVending vending =
         new CredentialVending(
-            new CredentialCache(env.credentialVendor(), Clock.systemUTC()),
+            new CredentialCache(
+                env.credentialVendor(() -> DefaultCredentialsProvider.builder().build()),
+                Clock.systemUTC()),
             DataAccess.everyone(AccessLevel.WRITE));
     CatalogApi api =
         new CatalogApi(

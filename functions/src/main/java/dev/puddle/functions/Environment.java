@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -127,9 +129,11 @@ final class Environment {
   /**
    * Credential vending with STS {@code AssumeRole}: on the role a warehouse names in {@value
    * StsCredentialVendor#ROLE_PROPERTY}, else {@code PUDDLE_VENDING_ROLE_ARN}; sessions of {@code
-   * PUDDLE_VENDING_SESSION_SECONDS}; STS at {@code PUDDLE_VENDING_STS_ENDPOINT} if set.
+   * PUDDLE_VENDING_SESSION_SECONDS}; STS at {@code PUDDLE_VENDING_STS_ENDPOINT} if set, called
+   * with the function's credentials from {@code functionCredentials} (asked again after {@link
+   * CredentialVendor#forget()}).
    */
-  CredentialVendor credentialVendor() {
+  CredentialVendor credentialVendor(Supplier<AwsCredentialsProvider> functionCredentials) {
     String role = env.get("PUDDLE_VENDING_ROLE_ARN");
     int seconds =
         intValue(
@@ -148,7 +152,7 @@ final class Environment {
               StsClient.builder()
                   .region(region)
                   .httpClient(UrlConnectionHttpClient.create())
-                  .credentialsProvider(DefaultCredentialsProvider.builder().build());
+                  .credentialsProvider(functionCredentials.get());
           if (endpoint != null && !endpoint.isBlank()) {
             builder.endpointOverride(URI.create(endpoint.trim()));
           }
