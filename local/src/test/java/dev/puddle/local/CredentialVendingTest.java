@@ -4,23 +4,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Authenticator;
 import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.core.rest.RestJson;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.AccessLevel;
 import dev.puddle.core.vending.CredentialCache;
 import dev.puddle.core.vending.CredentialScope;
 import dev.puddle.core.vending.CredentialVending;
+import dev.puddle.core.vending.DataAccess;
 import dev.puddle.core.vending.SessionPolicy;
 import dev.puddle.core.vending.StsCredentialVendor;
 import dev.puddle.core.vending.StsTestEndpoint;
 import dev.puddle.core.vending.TestClock;
 import dev.puddle.functions.CatalogHandler;
+import dev.puddle.functions.HttpApiEvent;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +35,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.GZIPInputStream;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -48,6 +57,7 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.StorageCredential;
 import org.apache.iceberg.io.SupportsStorageCredentials;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -239,6 +249,71 @@ class CredentialVendingTest {
 
     // without asking for credentials, the metadata still loads
     assertThat(metadataOnly.loadTable(ORDERS).io()).isNotNull();
+  }
+
+  @Test
+  void aReplayedCreateGetsFreshCredentialsAndNoneAreStored() throws Exception {
+    String warehouse = TestTwin.newWarehouse("vended");
+    CatalogHandler handler =
+        new CatalogHandler(
+            new CatalogApi(
+                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                TestTwin.get().database(),
+                TestTwin.get().storage(),
+                null,
+                Authenticator.anonymous(LocalTwin.REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+                new CredentialVending(
+                    TestTwin.get().credentialVendor(), DataAccess.everyone(AccessLevel.WRITE))));
+    Invocations.invoke(
+        handler,
+        Invocations.event(
+            Route.CREATE_NAMESPACE,
+            Map.of("prefix", warehouse),
+            "{\"namespace\":[\"sales\"]}",
+            Map.of()),
+        null);
+    String key = UUID.randomUUID().toString();
+    Map<String, String> headers =
+        Map.of("idempotency-key", key, "x-iceberg-access-delegation", "vended-credentials");
+    HttpApiEvent create =
+        Invocations.event(
+            Route.CREATE_TABLE,
+            Map.of("prefix", warehouse, "namespace", "sales"),
+            RestJson.write(
+                CreateTableRequest.builder().withName("orders").withSchema(SCHEMA).build()),
+            headers);
+
+    Invocations.Answer first = Invocations.invoke(handler, create, null);
+    Invocations.Answer replayed = Invocations.invoke(handler, create, null);
+
+    assertThat(first.status()).isEqualTo(200);
+    assertThat(replayed.status()).isEqualTo(200);
+    assertThat(replayed.json().at("/metadata/table-uuid"))
+        .isEqualTo(first.json().at("/metadata/table-uuid"));
+    assertThat(replayed.json().at("/storage-credentials/0/config/s3.session-token").asText())
+        .isNotBlank();
+    assertThat(replayed.json().at("/config/s3.access-key-id").asText())
+        .startsWith("PUDDLELOCAL");
+    byte[] stored =
+        TestTwin.get()
+            .database()
+            .read(
+                connection -> {
+                  try (PreparedStatement statement =
+                      connection.prepareStatement(
+                          "SELECT body FROM idempotency_key WHERE key = ?::uuid")) {
+                    statement.setString(1, key);
+                    try (ResultSet rows = statement.executeQuery()) {
+                      assertThat(rows.next()).isTrue();
+                      return rows.getBytes(1);
+                    }
+                  }
+                });
+    String body =
+        new String(
+            new GZIPInputStream(new ByteArrayInputStream(stored)).readAllBytes(),
+            StandardCharsets.UTF_8);
+    assertThat(body).contains("\"table-uuid\"").doesNotContain("s3.session-token");
   }
 
   @Test
