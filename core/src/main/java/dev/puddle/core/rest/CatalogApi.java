@@ -61,7 +61,6 @@ public final class CatalogApi {
   private final PurgeJobEndpoints purgeJobEndpoints;
   private final IdempotentRequests idempotency;
   private final Authenticator authenticator;
-  private final CredentialVending vending;
   private final CredentialEndpoints credentialEndpoints;
 
   /** A catalog without a purge queue: purge jobs are recorded and wait for the sweep. */
@@ -101,7 +100,6 @@ public final class CatalogApi {
       Authenticator authenticator,
       CredentialVending vending) {
     this.settings = settings;
-    this.vending = vending;
     this.authenticator = authenticator;
     this.database = database;
     this.storage = storage;
@@ -125,11 +123,6 @@ public final class CatalogApi {
 
   public Settings settings() {
     return settings;
-  }
-
-  /** Drops cached vended credentials and the clients that made them (SnapStart restore). */
-  public void forgetCredentials() {
-    vending.forget();
   }
 
   /**

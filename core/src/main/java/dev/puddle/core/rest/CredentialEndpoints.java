@@ -55,12 +55,17 @@ final class CredentialEndpoints {
     Namespace namespace = Names.namespace(request.pathParameter("namespace").orElse(""));
     TableIdentifier table =
         switch (request.route()) {
-          case CREATE_TABLE ->
-              TableIdentifier.of(
-                  namespace, RestJson.read(request.body(), CreateTableRequest.class).name());
-          case REGISTER_TABLE ->
-              TableIdentifier.of(
-                  namespace, RestJson.read(request.body(), RegisterTableRequest.class).name());
+          case CREATE_TABLE -> {
+            CreateTableRequest create = RestJson.read(request.body(), CreateTableRequest.class);
+            create.validate();
+            yield TableIdentifier.of(namespace, create.name());
+          }
+          case REGISTER_TABLE -> {
+            RegisterTableRequest register =
+                RestJson.read(request.body(), RegisterTableRequest.class);
+            register.validate();
+            yield TableIdentifier.of(namespace, register.name());
+          }
           default ->
               TableIdentifier.of(
                   namespace, Names.segment(request.pathParameter("table").orElseThrow()));
