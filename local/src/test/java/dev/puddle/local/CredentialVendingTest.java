@@ -245,6 +245,14 @@ class CredentialVendingTest {
     assertThatThrownBy(() -> engine.createTable(refunds, SCHEMA))
         .isInstanceOf(ForbiddenException.class);
     assertThat(metadataOnly.tableExists(refunds)).isFalse();
+    try (VendedCredentialsProvider refresher =
+        VendedCredentialsProvider.create(
+            Map.of(
+                CatalogProperties.URI, uri,
+                VendedCredentialsProvider.URI,
+                    "v1/" + warehouse + "/namespaces/sales/tables/orders/credentials"))) {
+      assertThatThrownBy(refresher::resolveCredentials).isInstanceOf(ForbiddenException.class);
+    }
     assertThat(sts.calls()).hasSize(1);
 
     // without asking for credentials, the metadata still loads
