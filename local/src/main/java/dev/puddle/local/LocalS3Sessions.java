@@ -19,7 +19,8 @@ import org.gaul.s3proxy.blobstore.BlobStore;
  * Who may use the twin's S3 server, and where: its own identity everywhere, and temporary sessions
  * minted for vended credentials, each until it expires and only at its scope's locations (objects
  * below them, and listing their buckets), much as an STS session policy limits a role on AWS.
- * Unlike AWS, it cannot tell reads from writes: S3Proxy asks only who calls and for which object.
+ * Unlike AWS, it cannot tell reads from writes, nor limit a listing to a prefix: S3Proxy asks only
+ * who calls, for which bucket and which object.
  */
 final class LocalS3Sessions implements BlobStoreLocator {
   private record Session(String secret, Instant expiration, List<S3Location> locations) {}
@@ -67,7 +68,7 @@ final class LocalS3Sessions implements BlobStoreLocator {
     if (session == null
         || !clock.instant().isBefore(session.expiration())
         || container == null
-        || !session.locations().stream().anyMatch(location -> reaches(location, container, blob))) {
+        || session.locations().stream().noneMatch(location -> reaches(location, container, blob))) {
       return null;
     }
     return new AccessGrant(session.secret(), store);
@@ -78,9 +79,7 @@ final class LocalS3Sessions implements BlobStoreLocator {
     if (!location.bucket().equals(bucket)) {
       return false;
     }
-    return key == null
-        || key.isEmpty()
-        || new S3Location(bucket, key).isBelow(location);
+    return key == null || key.isEmpty() || new S3Location(bucket, key).isBelow(location);
   }
 
   private static String random(int bytes) {

@@ -357,6 +357,12 @@ class CredentialVendingTest {
 
     assertThat(onAws.properties()).containsEntry(DELEGATION, "vended-credentials");
     assertThat(onAwsWithoutRole.properties()).doesNotContainKey(DELEGATION);
+    // and the client sends it: its loads get credentials
+    RESTCatalog twin = client(TestTwin.get().uri(), warehouse, Map.of());
+    twin.createNamespace(NS);
+    twin.createTable(ORDERS, SCHEMA);
+    onAws.loadTable(ORDERS);
+    assertThat(sts.calls()).hasSize(1);
     // the twin hands out its own keys: engines need not ask
     assertThat(client(TestTwin.get().uri(), warehouse, Map.of()).properties())
         .doesNotContainKey(DELEGATION);
