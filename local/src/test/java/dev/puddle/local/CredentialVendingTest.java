@@ -3,6 +3,7 @@ package dev.puddle.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Authenticator;
@@ -44,6 +45,7 @@ import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -58,6 +60,8 @@ import org.apache.iceberg.io.StorageCredential;
 import org.apache.iceberg.io.SupportsStorageCredentials;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.ImmutableRegisterTableRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -260,26 +264,82 @@ class CredentialVendingTest {
   }
 
   @Test
+  void everyResponseThatReturnsATableCarriesCredentials() {
+    String warehouse = TestTwin.newWarehouse("vended");
+    CatalogHandler handler = twinHandler(warehouse);
+    Map<String, String> table = Map.of("prefix", warehouse, "namespace", "sales");
+    Map<String, String> delegation = Map.of("x-iceberg-access-delegation", "vended-credentials");
+
+    Invocations.Answer created =
+        expectCredentials(
+            Invocations.invoke(
+                handler,
+                Invocations.event(
+                    Route.CREATE_TABLE,
+                    table,
+                    RestJson.write(
+                        CreateTableRequest.builder().withName("orders").withSchema(SCHEMA).build()),
+                    delegation),
+                null));
+    expectCredentials(
+        Invocations.invoke(
+            handler,
+            Invocations.event(
+                Route.CREATE_TABLE,
+                table,
+                RestJson.write(
+                    CreateTableRequest.builder()
+                        .withName("staged")
+                        .withSchema(SCHEMA)
+                        .stageCreate()
+                        .build()),
+                delegation),
+            null));
+    Map<String, String> orders = new HashMap<>(table);
+    orders.put("table", "orders");
+    Invocations.Answer updated =
+        expectCredentials(
+            Invocations.invoke(
+                handler,
+                Invocations.event(
+                    Route.UPDATE_TABLE,
+                    orders,
+                    RestJson.write(
+                        new UpdateTableRequest(
+                            List.of(),
+                            List.of(new MetadataUpdate.SetProperties(Map.of("owner", "sales"))))),
+                    delegation),
+                null));
+    expectCredentials(
+        Invocations.invoke(
+            handler, Invocations.event(Route.LOAD_TABLE, orders, null, delegation), null));
+    expectCredentials(
+        Invocations.invoke(
+            handler,
+            Invocations.event(
+                Route.REGISTER_TABLE,
+                table,
+                RestJson.write(
+                    ImmutableRegisterTableRequest.builder()
+                        .name("orders_again")
+                        .metadataLocation(updated.json().get("metadata-location").asText())
+                        .build()),
+                delegation),
+            null));
+
+    // asking for nothing gets nothing
+    Invocations.Answer plain =
+        Invocations.invoke(
+            handler, Invocations.event(Route.LOAD_TABLE, orders, null, Map.of()), null);
+    assertThat(plain.json().has("storage-credentials")).isFalse();
+    assertThat(plain.json().at("/metadata/table-uuid"))
+        .isEqualTo(created.json().at("/metadata/table-uuid"));
+  }
+
+  @Test
   void aReplayedCreateGetsFreshCredentialsAndNoneAreStored() throws Exception {
     String warehouse = TestTwin.newWarehouse("vended");
-    CatalogHandler handler =
-        new CatalogHandler(
-            new CatalogApi(
-                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                TestTwin.get().database(),
-                TestTwin.get().storage(),
-                null,
-                Authenticator.anonymous(LocalTwin.REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
-                new CredentialVending(
-                    TestTwin.get().credentialVendor(), DataAccess.everyone(AccessLevel.WRITE))));
-    Invocations.invoke(
-        handler,
-        Invocations.event(
-            Route.CREATE_NAMESPACE,
-            Map.of("prefix", warehouse),
-            "{\"namespace\":[\"sales\"]}",
-            Map.of()),
-        null);
+    CatalogHandler handler = twinHandler(warehouse);
     String key = UUID.randomUUID().toString();
     Map<String, String> headers =
         Map.of("idempotency-key", key, "x-iceberg-access-delegation", "vended-credentials");
@@ -366,6 +426,51 @@ class CredentialVendingTest {
     // the twin hands out its own keys: engines need not ask
     assertThat(client(TestTwin.get().uri(), warehouse, Map.of()).properties())
         .doesNotContainKey(DELEGATION);
+  }
+
+  /** The twin's catalog with its vendor, serving {@code warehouse} with a namespace "sales". */
+  private static CatalogHandler twinHandler(String warehouse) {
+    CatalogHandler handler =
+        new CatalogHandler(
+            new CatalogApi(
+                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                TestTwin.get().database(),
+                TestTwin.get().storage(),
+                null,
+                Authenticator.anonymous(LocalTwin.REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+                new CredentialVending(
+                    TestTwin.get().credentialVendor(), DataAccess.everyone(AccessLevel.WRITE))));
+    Invocations.invoke(
+        handler,
+        Invocations.event(
+            Route.CREATE_NAMESPACE,
+            Map.of("prefix", warehouse),
+            "{\"namespace\":[\"sales\"]}",
+            Map.of()),
+        null);
+    return handler;
+  }
+
+  /** A table response with one credential for the table's location, mirrored in its config. */
+  private static Invocations.Answer expectCredentials(Invocations.Answer answer) {
+    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+    JsonNode body = answer.json();
+    assertThat(body.get("storage-credentials")).hasSize(1);
+    JsonNode credential = body.at("/storage-credentials/0");
+    assertThat(credential.get("prefix").asText())
+        .isEqualTo(body.at("/metadata/location").asText());
+    for (String key :
+        List.of(
+            "s3.access-key-id",
+            "s3.secret-access-key",
+            "s3.session-token",
+            "s3.session-token-expires-at-ms",
+            "client.region",
+            "client.refresh-credentials-endpoint")) {
+      assertThat(credential.at("/config/" + key).asText()).as(key).isNotBlank();
+      assertThat(body.at("/config/" + key)).as(key).isEqualTo(credential.at("/config/" + key));
+    }
+    return answer;
   }
 
   private RESTCatalog vendedClient(String warehouse) {
