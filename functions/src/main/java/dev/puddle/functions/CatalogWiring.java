@@ -8,15 +8,22 @@ import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
 import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.core.vending.AccessLevel;
+import dev.puddle.core.vending.CredentialCache;
+import dev.puddle.core.vending.CredentialVending;
+import dev.puddle.core.vending.DataAccess;
+import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 
 /**
  * The parts of a catalog function built once per execution environment from its environment
  * variables: the function itself, and what its SnapStart hooks prime and reset (connections, cached
- * logins). Nothing here opens a connection or calls AWS: that happens on the first request.
+ * logins, vended credentials). Nothing here opens a connection or calls AWS: that happens on the
+ * first request.
  */
 record CatalogWiring(
     CatalogFunction function,
@@ -24,7 +31,8 @@ record CatalogWiring(
     Database database,
     DatabaseCredentials credentials,
     JwtAuthenticator authenticator,
-    TokenEndpoint tokens) {
+    TokenEndpoint tokens,
+    CredentialVending vending) {
   private static final Set<FunctionGroup> HTTP_GROUPS =
       EnumSet.of(FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN);
 
@@ -54,6 +62,13 @@ record CatalogWiring(
                 NO_CLIENTS,
                 auth.ownTokens(database))
             : null;
+    // every caller may read and write the data of tables until the access model decides
+    CredentialVending vending =
+        new CredentialVending(
+            new CredentialCache(
+                env.credentialVendor(() -> DefaultCredentialsProvider.builder().build()),
+                Clock.systemUTC()),
+            DataAccess.everyone(AccessLevel.WRITE));
     CatalogApi api =
         new CatalogApi(
             new CatalogApi.Settings(
@@ -64,7 +79,8 @@ record CatalogWiring(
             authenticator != null
                 ? authenticator
                 : Authenticator.anonymous(env.realm(), CatalogApi.ANONYMOUS_PRINCIPAL),
-            tokens);
+            tokens,
+            vending);
     CatalogFunction function =
         new CatalogFunction(
             api,
@@ -81,7 +97,8 @@ record CatalogWiring(
         database,
         credentials,
         authenticator,
-        tokens);
+        tokens,
+        vending);
   }
 
   /** SnapStart, before the snapshot: prime, and hold no connection in it. */
@@ -92,8 +109,8 @@ record CatalogWiring(
   }
 
   /**
-   * SnapStart, after a restore: the snapshot's connections are dead and its cached logins, AWS
-   * credentials and keys belong to another time, so drop them.
+   * SnapStart, after a restore: the snapshot's connections are dead and its cached logins, keys,
+   * vended credentials and AWS credentials belong to another time, so drop them.
    */
   void afterRestore() {
     database.closeIdleConnections();
@@ -104,6 +121,7 @@ record CatalogWiring(
     if (tokens != null) {
       tokens.clear();
     }
+    vending.forget();
     function.restored();
   }
 }

@@ -7,16 +7,21 @@ import dev.puddle.core.metastore.IamAuthCredentials;
 import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.metastore.SecretsManagerCredentials;
 import dev.puddle.core.storage.Storage;
+import dev.puddle.core.vending.CredentialVendor;
+import dev.puddle.core.vending.StsCredentialVendor;
 import java.net.URI;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.sts.StsClient;
+import software.amazon.awssdk.services.sts.StsClientBuilder;
 
 /**
  * Reads the settings of an execution environment from its environment variables, once. Every
@@ -120,6 +125,43 @@ final class Environment {
         region(),
         required("PUDDLE_S3_ACCESS_KEY_ID"),
         required("PUDDLE_S3_SECRET_ACCESS_KEY"));
+  }
+
+  /**
+   * Credential vending with STS {@code AssumeRole}: on the role a warehouse names in {@value
+   * StsCredentialVendor#ROLE_PROPERTY}, else {@code PUDDLE_VENDING_ROLE_ARN}; sessions of {@code
+   * PUDDLE_VENDING_SESSION_SECONDS}; STS at {@code PUDDLE_VENDING_STS_ENDPOINT} if set, called
+   * with the function's credentials from {@code functionCredentials} (asked again after {@link
+   * CredentialVendor#forget()}).
+   */
+  CredentialVendor credentialVendor(Supplier<AwsCredentialsProvider> functionCredentials) {
+    String role = env.get("PUDDLE_VENDING_ROLE_ARN");
+    int seconds =
+        intValue(
+            "PUDDLE_VENDING_SESSION_SECONDS",
+            (int) StsCredentialVendor.DEFAULT_SESSION_DURATION.toSeconds());
+    // STS's bounds for AssumeRole; the role's maximum session duration may be lower
+    if (seconds < 900 || seconds > 43_200) {
+      throw new IllegalStateException(
+          "PUDDLE_VENDING_SESSION_SECONDS must be between 900 and 43200: " + seconds);
+    }
+    String endpoint = env.get("PUDDLE_VENDING_STS_ENDPOINT");
+    Region region = Region.of(region());
+    return new StsCredentialVendor(
+        () -> {
+          StsClientBuilder builder =
+              StsClient.builder()
+                  .region(region)
+                  .httpClient(UrlConnectionHttpClient.create())
+                  .credentialsProvider(functionCredentials.get());
+          if (endpoint != null && !endpoint.isBlank()) {
+            builder.endpointOverride(URI.create(endpoint.trim()));
+          }
+          return builder.build();
+        },
+        role == null || role.isBlank() ? null : role.trim(),
+        Duration.ofSeconds(seconds),
+        region());
   }
 
   /** How long API Gateway waits for the function: the cap of every request's deadline. */

@@ -1,14 +1,21 @@
 package dev.puddle.local;
 
+import dev.puddle.core.vending.CredentialScope;
+import dev.puddle.core.vending.VendedCredentials;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 
-/** An S3-compatible server on loopback (S3Proxy) that keeps objects in a directory. */
+/**
+ * An S3-compatible server on loopback (S3Proxy) that keeps objects in a directory. It accepts its
+ * own keys, and temporary keys it hands out for vended credentials (see {@link LocalS3Sessions}).
+ */
 public final class LocalS3 implements AutoCloseable {
   public static final String ACCESS_KEY_ID = "puddle";
   public static final String SECRET_ACCESS_KEY = "puddle-local-secret";
@@ -17,11 +24,13 @@ public final class LocalS3 implements AutoCloseable {
   private final S3Proxy proxy;
   private final BlobStore store;
   private final String host;
+  private final LocalS3Sessions sessions;
 
-  private LocalS3(S3Proxy proxy, BlobStore store, String host) {
+  private LocalS3(S3Proxy proxy, BlobStore store, String host, LocalS3Sessions sessions) {
     this.proxy = proxy;
     this.store = store;
     this.host = host;
+    this.sessions = sessions;
   }
 
   public static LocalS3 start(Path directory, String bind, int port) {
@@ -33,12 +42,18 @@ public final class LocalS3 implements AutoCloseable {
               .blobStore(store)
               .endpoint(URI.create("http://" + bind + ":" + port))
               .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY_ID, SECRET_ACCESS_KEY)
+              // S3Proxy answers 501 to x-amz- headers it does not know, and it knows no session
+              // tokens: vended credentials send x-amz-security-token (still signed and checked)
+              .ignoreUnknownHeaders(true)
               .build();
+      LocalS3Sessions sessions =
+          new LocalS3Sessions(ACCESS_KEY_ID, SECRET_ACCESS_KEY, store, Clock.systemUTC());
+      proxy.setBlobStoreLocator(sessions);
       proxy.start(); // returns once the server listens
       if (!"STARTED".equals(proxy.getState())) {
         throw new IllegalStateException("S3 server did not start: " + proxy.getState());
       }
-      return new LocalS3(proxy, store, bind);
+      return new LocalS3(proxy, store, bind, sessions);
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
@@ -51,6 +66,14 @@ public final class LocalS3 implements AutoCloseable {
     if (!store.containerExists(bucket)) {
       store.createContainer(bucket);
     }
+  }
+
+  /**
+   * Temporary keys (with a session token, which the server ignores) that reach only the scope's
+   * locations, until they expire.
+   */
+  public VendedCredentials openSession(CredentialScope scope, Duration lifetime) {
+    return sessions.open(scope, lifetime);
   }
 
   public String endpoint() {

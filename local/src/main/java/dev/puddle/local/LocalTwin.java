@@ -15,6 +15,11 @@ import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.storage.Storage;
+import dev.puddle.core.vending.AccessLevel;
+import dev.puddle.core.vending.CredentialCache;
+import dev.puddle.core.vending.CredentialVendor;
+import dev.puddle.core.vending.CredentialVending;
+import dev.puddle.core.vending.DataAccess;
 import dev.puddle.functions.CatalogHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -66,6 +71,9 @@ public final class LocalTwin implements AutoCloseable {
         new Identity(database -> (clientId, clientSecret) -> Optional.empty(), false);
   }
 
+  /** How long the twin's vended credentials last, as an STS session does by default. */
+  public static final Duration VENDED_CREDENTIALS_LIFETIME = Duration.ofHours(1);
+
   private static final int CONNECTIONS = 16;
   private static final int DRAIN_SECONDS = 25;
 
@@ -75,6 +83,7 @@ public final class LocalTwin implements AutoCloseable {
   private final LocalPurge purge;
   private final Database database;
   private final Storage storage;
+  private final CredentialVendor vendor;
   private final HttpServer server;
   private final ExecutorService executor;
   private final InFlight inFlight;
@@ -86,6 +95,7 @@ public final class LocalTwin implements AutoCloseable {
       LocalPurge purge,
       Database database,
       Storage storage,
+      CredentialVendor vendor,
       HttpServer server,
       ExecutorService executor,
       InFlight inFlight) {
@@ -95,6 +105,7 @@ public final class LocalTwin implements AutoCloseable {
     this.purge = purge;
     this.database = database;
     this.storage = storage;
+    this.vendor = vendor;
     this.server = server;
     this.executor = executor;
     this.inFlight = inFlight;
@@ -167,6 +178,9 @@ public final class LocalTwin implements AutoCloseable {
                   tokenSettings, LocalSigningKeys.in(data), published, Clock.systemUTC()),
               identity.clients().apply(database),
               ownTokens);
+      CredentialVendor vendor =
+          new CredentialCache(
+              new LocalCredentialVendor(s3, VENDED_CREDENTIALS_LIFETIME), Clock.systemUTC());
       CatalogHandler handler =
           new CatalogHandler(
               new CatalogApi(
@@ -177,7 +191,8 @@ public final class LocalTwin implements AutoCloseable {
                   identity.requireTokens()
                       ? ownTokens
                       : Authenticator.anonymous(REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
-                  tokens));
+                  tokens,
+                  new CredentialVending(vendor, DataAccess.everyone(AccessLevel.WRITE))));
       // Nagle's algorithm off, as API Gateway and Jetty have it: otherwise a response longer than
       // one segment waits ~40 ms for the client's delayed ACK (read once, when the JDK's server
       // configuration loads)
@@ -190,7 +205,7 @@ public final class LocalTwin implements AutoCloseable {
       server.createContext("/", new ApiGatewayBridge(handler, inFlight));
       server.start();
       return new LocalTwin(
-          postgres, s3, connections, purge, database, storage, server, executor, inFlight);
+          postgres, s3, connections, purge, database, storage, vendor, server, executor, inFlight);
     } catch (IOException e) {
       closeQuietly(purge);
       closeQuietly(connections);
@@ -241,6 +256,14 @@ public final class LocalTwin implements AutoCloseable {
 
   public Storage storage() {
     return storage;
+  }
+
+  /**
+   * The twin's credential vendor (its S3 server's temporary keys, cached), for catalogs that vend
+   * to other callers or under another access model.
+   */
+  public CredentialVendor credentialVendor() {
+    return vendor;
   }
 
   /**

@@ -33,6 +33,11 @@ class CatalogConformanceTest extends CatalogTests<RESTCatalog> {
           CatalogProperties.TABLE_OVERRIDE_PREFIX + "override-key3", "catalog-override-key3",
           CatalogProperties.TABLE_OVERRIDE_PREFIX + "override-key4", "catalog-override-key4");
 
+  /** The client's properties; subclasses run the suite as another kind of engine. */
+  protected Map<String, String> clientProperties() {
+    return CLIENT_PROPERTIES;
+  }
+
   /** The twin the suite runs against; subclasses run it in another metastore access mode. */
   protected TestTwin twin() {
     return TestTwin.of(TestTwin.Mode.JDBC);
@@ -41,7 +46,7 @@ class CatalogConformanceTest extends CatalogTests<RESTCatalog> {
   @BeforeEach
   void setUp() {
     warehouse = twin().warehouse("catalog-tests", Map.of());
-    catalog = twin().catalog(warehouse, CLIENT_PROPERTIES);
+    catalog = twin().catalog(warehouse, clientProperties());
   }
 
   @AfterEach
@@ -56,7 +61,7 @@ class CatalogConformanceTest extends CatalogTests<RESTCatalog> {
 
   @Override
   protected RESTCatalog initCatalog(String catalogName, Map<String, String> additionalProperties) {
-    Map<String, String> properties = new HashMap<>(CLIENT_PROPERTIES);
+    Map<String, String> properties = new HashMap<>(clientProperties());
     properties.putAll(additionalProperties);
     return twin().catalog(warehouse, properties);
   }

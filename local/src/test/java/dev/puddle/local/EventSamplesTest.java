@@ -25,6 +25,9 @@ import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.core.vending.AccessLevel;
+import dev.puddle.core.vending.CredentialVending;
+import dev.puddle.core.vending.DataAccess;
 import dev.puddle.functions.CatalogHandler;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -120,7 +123,9 @@ class EventSamplesTest {
                         id.equals("spark-etl") && secret.equals("sample-secret-not-real")
                             ? Optional.of(new PrincipalRef(LocalTwin.REALM, "spark"))
                             : Optional.empty(),
-                    ownTokens)));
+                    ownTokens),
+                new CredentialVending(
+                    TestTwin.get().credentialVendor(), DataAccess.everyone(AccessLevel.WRITE))));
   }
 
   @Test
@@ -238,6 +243,14 @@ class EventSamplesTest {
     expect(unchanged, 304);
     assertThat(unchanged.body()).isNull();
     assertThat(unchanged.headers()).containsEntry("etag", etag);
+
+    Answer credentials = replay("loadCredentials");
+    expect(credentials, 200);
+    assertThat(credentials.body().get("storage-credentials")).hasSize(1);
+    assertThat(credentials.body().at("/storage-credentials/0/prefix").asText())
+        .isEqualTo(loaded.metadata().get("location").asText());
+    assertThat(credentials.body().at("/storage-credentials/0/config/s3.session-token").asText())
+        .isNotBlank();
 
     expectNoContent(replay("reportMetrics"));
     expectNoContent(replay("renameTable"));

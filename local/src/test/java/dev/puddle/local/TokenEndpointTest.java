@@ -25,6 +25,7 @@ import dev.puddle.core.auth.TokenIssuer;
 import dev.puddle.core.auth.TrustedIssuer;
 import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.core.vending.CredentialVending;
 import dev.puddle.functions.CatalogHandler;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -119,7 +120,8 @@ class TokenEndpointTest {
                 new TokenIssuer(
                     settings, new SecretsManagerKeySet(ARN, secrets::client), published, clock),
                 CLIENTS,
-                verifier(settings)));
+                verifier(settings)),
+            CredentialVending.disabled());
     // built after the streams are captured: the request log writes to the System.out of then
     endpoint = TestEndpoint.start(new CatalogHandler(api));
   }

@@ -58,6 +58,11 @@ public enum Route {
       "loadTable", Endpoint.V1_LOAD_TABLE, Privilege.TABLE_READ_PROPERTIES, FunctionGroup.READ),
   TABLE_EXISTS(
       "tableExists", Endpoint.V1_TABLE_EXISTS, Privilege.TABLE_READ_PROPERTIES, FunctionGroup.READ),
+  LOAD_CREDENTIALS(
+      "loadCredentials",
+      Endpoint.V1_TABLE_CREDENTIALS,
+      Privilege.TABLE_READ_DATA,
+      FunctionGroup.READ),
   UPDATE_TABLE(
       "updateTable", Endpoint.V1_UPDATE_TABLE, Privilege.TABLE_WRITE_PROPERTIES, FunctionGroup.WRITE),
   DROP_TABLE("dropTable", Endpoint.V1_DELETE_TABLE, Privilege.TABLE_DROP, FunctionGroup.WRITE),

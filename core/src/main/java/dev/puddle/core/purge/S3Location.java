@@ -6,10 +6,10 @@ import java.util.Optional;
  * A bucket and key, from an {@code s3://}, {@code s3a://} or {@code s3n://} URI: engines write all
  * three for the same objects.
  */
-record S3Location(String bucket, String key) {
+public record S3Location(String bucket, String key) {
 
   /** The location of a URI, or empty when it is not an S3 URI. */
-  static Optional<S3Location> parse(String uri) {
+  public static Optional<S3Location> parse(String uri) {
     int schemeEnd = uri.indexOf("://");
     if (schemeEnd < 0) {
       return Optional.empty();
@@ -27,12 +27,12 @@ record S3Location(String bucket, String key) {
   }
 
   /** The location as an {@code s3://} URI. */
-  String uri() {
+  public String uri() {
     return "s3://" + bucket + "/" + key;
   }
 
   /** Whether this object lies below {@code base}, a folder-like location. */
-  boolean isBelow(S3Location base) {
+  public boolean isBelow(S3Location base) {
     String prefix = base.key.endsWith("/") ? base.key : base.key + "/";
     return bucket.equals(base.bucket) && (base.key.isEmpty() || key.startsWith(prefix));
   }

@@ -22,6 +22,8 @@ import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeOutbox;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.storage.Storage;
+import dev.puddle.core.vending.AccessDelegation;
+import dev.puddle.core.vending.CredentialVending;
 import java.sql.SQLNonTransientConnectionException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -66,6 +68,7 @@ public final class CatalogApi {
   private final Authenticator authenticator;
   private final TokenEndpoint tokens;
   private final JwksEndpoint jwks;
+  private final CredentialEndpoints credentialEndpoints;
 
   /** A catalog without a purge queue: purge jobs are recorded and wait for the sweep. */
   public CatalogApi(Settings settings, Database database, Storage storage) {
@@ -82,19 +85,30 @@ public final class CatalogApi {
         Authenticator.anonymous(settings.realm(), ANONYMOUS_PRINCIPAL));
   }
 
-  /** A catalog whose callers {@code authenticator} establishes, issuing no tokens. */
+  /**
+   * A catalog whose callers {@code authenticator} establishes, issuing no tokens and vending no
+   * credentials.
+   */
   public CatalogApi(
       Settings settings,
       Database database,
       Storage storage,
       PurgeQueue purgeQueue,
       Authenticator authenticator) {
-    this(settings, database, storage, purgeQueue, authenticator, null);
+    this(
+        settings,
+        database,
+        storage,
+        purgeQueue,
+        authenticator,
+        null,
+        CredentialVending.disabled());
   }
 
   /**
-   * A catalog whose callers {@code authenticator} establishes and whose token requests {@code
-   * tokens} answers (null: this catalog issues no tokens).
+   * A catalog whose callers {@code authenticator} establishes, whose token requests {@code tokens}
+   * answers (null: this catalog issues no tokens), and which vends storage credentials to engines
+   * that ask for them as {@code vending} allows.
    */
   public CatalogApi(
       Settings settings,
@@ -102,7 +116,8 @@ public final class CatalogApi {
       Storage storage,
       PurgeQueue purgeQueue,
       Authenticator authenticator,
-      TokenEndpoint tokens) {
+      TokenEndpoint tokens,
+      CredentialVending vending) {
     this.settings = settings;
     this.authenticator = authenticator;
     this.tokens = tokens;
@@ -115,6 +130,7 @@ public final class CatalogApi {
     this.namespaceEndpoints = new NamespaceEndpoints(namespaces);
     this.tableEndpoints = new TableEndpoints(objects, storage.io());
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
+    this.credentialEndpoints = new CredentialEndpoints(vending, objects);
     PurgeJobs purgeJobs = new PurgeJobs(database);
     this.purges = new PurgeOutbox(purgeJobs, purgeQueue);
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs);
@@ -143,13 +159,30 @@ public final class CatalogApi {
                 request.route().requiresAuthentication()
                     ? authenticator.authenticate(request)
                     : null;
-            return idempotency != null && IdempotentRequests.applies(request)
-                ? idempotency.handle(caller.realm(), request, r -> respond(r, caller))
-                : dispatch(request, caller);
+            CredentialEndpoints.Delegation delegation = delegation(request, caller);
+            Response response =
+                idempotency != null && IdempotentRequests.applies(request)
+                    ? idempotency.handle(caller.realm(), request, r -> respond(r, caller))
+                    : dispatch(request, caller);
+            return delegation == null ? response : credentialEndpoints.attach(delegation, response);
           } catch (RuntimeException e) {
             return ErrorMapper.toResponse(e);
           }
         });
+  }
+
+  /** The credentials a table response is to carry, checked before the request runs. */
+  private CredentialEndpoints.Delegation delegation(Request request, Caller caller) {
+    return switch (request.route()) {
+      case CREATE_TABLE, REGISTER_TABLE, LOAD_TABLE, UPDATE_TABLE ->
+          AccessDelegation.vendedCredentialsRequested(request)
+              ? credentialEndpoints.prepare(
+                  request,
+                  caller,
+                  warehouses.get(caller.realm(), request.pathParameter("prefix").orElseThrow()))
+              : null;
+      default -> null;
+    };
   }
 
   private Response respond(Request request, Caller caller) {
@@ -182,6 +215,7 @@ public final class CatalogApi {
       case REGISTER_TABLE -> tableEndpoints.registerTable(scope(request, caller));
       case LOAD_TABLE -> tableEndpoints.loadTable(scope(request, caller));
       case TABLE_EXISTS -> tableEndpoints.tableExists(scope(request, caller));
+      case LOAD_CREDENTIALS -> credentialEndpoints.loadCredentials(scope(request, caller), caller);
       case UPDATE_TABLE -> tableEndpoints.updateTable(scope(request, caller));
       case DROP_TABLE -> tableEndpoints.dropTable(scope(request, caller));
       case RENAME_TABLE -> tableEndpoints.renameTable(scope(request, caller));
@@ -210,7 +244,9 @@ public final class CatalogApi {
 
   /**
    * {@code GET /v1/config}: the warehouse's prefix, the storage properties engines need, the
-   * namespace separator, every endpoint this catalog serves and the idempotency key lifetime.
+   * namespace separator, every endpoint this catalog serves, the idempotency key lifetime, and,
+   * where the warehouse vends credentials and engines get no storage keys here, a default {@code
+   * X-Iceberg-Access-Delegation} header.
    */
   private Response config(Request request, Caller caller) {
     String name = request.queryParameter("warehouse").orElse(settings.defaultWarehouse());
@@ -218,6 +254,11 @@ public final class CatalogApi {
     ConfigResponse.Builder builder = ConfigResponse.builder();
     if (settings.idempotencyKeyLifetime() != null) {
       builder.withIdempotencyKeyLifetime(settings.idempotencyKeyLifetime().toString());
+    }
+    if (credentialEndpoints.vends(warehouse) && !storage.handsOutKeys()) {
+      // a default, as in PyIceberg: engines without keys of their own ask for credentials
+      builder.withDefault(
+          "header." + AccessDelegation.HEADER, AccessDelegation.VENDED_CREDENTIALS);
     }
     ConfigResponse response =
         builder

@@ -56,6 +56,14 @@ public final class Storage implements AutoCloseable {
   }
 
   /**
+   * Whether engines get this storage's own keys (an S3-compatible server's): then they need no
+   * vended credentials to reach it.
+   */
+  public boolean handsOutKeys() {
+    return clientProperties.containsKey(S3FileIOProperties.ACCESS_KEY_ID);
+  }
+
+  /**
    * What {@code /v1/config} hands engines as defaults: the client properties, and S3FileIO so
    * that a Java client without Hadoop on its classpath can read and write tables.
    */

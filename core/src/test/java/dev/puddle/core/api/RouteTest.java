@@ -42,7 +42,7 @@ class RouteTest {
       strings = {
         "$default",
         "ANY /{proxy+}",
-        "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan",
         "get /v1/config",
         "GET  /v1/config",
         ""

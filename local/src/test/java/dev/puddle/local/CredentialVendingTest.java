@@ -1,0 +1,557 @@
+package dev.puddle.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.api.Route;
+import dev.puddle.core.auth.Authenticator;
+import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.core.rest.RestJson;
+import dev.puddle.core.storage.Storage;
+import dev.puddle.core.vending.AccessLevel;
+import dev.puddle.core.vending.CredentialCache;
+import dev.puddle.core.vending.CredentialScope;
+import dev.puddle.core.vending.CredentialVending;
+import dev.puddle.core.vending.DataAccess;
+import dev.puddle.core.vending.SessionPolicy;
+import dev.puddle.core.vending.StsCredentialVendor;
+import dev.puddle.core.vending.StsTestEndpoint;
+import dev.puddle.core.vending.TestClock;
+import dev.puddle.functions.CatalogHandler;
+import dev.puddle.functions.HttpApiEvent;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.GZIPInputStream;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.aws.s3.VendedCredentialsProvider;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.StorageCredential;
+import org.apache.iceberg.io.SupportsStorageCredentials;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.ImmutableRegisterTableRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * Credential vending through Iceberg's real REST client: engines that send {@code
+ * X-Iceberg-Access-Delegation: vended-credentials} get credentials scoped to their table (from the
+ * twin's S3 server, or from STS on a loopback endpoint), callers without data access get 403 and
+ * nothing changes, and an engine with no S3 keys of its own works with the vended ones alone.
+ */
+class CredentialVendingTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final Namespace NS = Namespace.of("sales");
+  private static final TableIdentifier ORDERS = TableIdentifier.of(NS, "orders");
+  private static final String ROLE = "arn:aws:iam::123456789012:role/puddle-vending";
+  private static final String DELEGATION = "header.X-Iceberg-Access-Delegation";
+
+  /** No keys of the engine's own: only vended credentials can reach the twin's S3 server. */
+  private static final Map<String, String> WITHOUT_KEYS =
+      Map.of("s3.access-key-id", "nobody", "s3.secret-access-key", "nothing");
+
+  private final List<AutoCloseable> closing = new ArrayList<>();
+
+  @AfterEach
+  void tearDown() throws Exception {
+    for (AutoCloseable resource : closing.reversed()) {
+      resource.close();
+    }
+  }
+
+  @Test
+  void anEngineWithOnlyVendedCredentialsWritesAndReadsItsTable() throws IOException {
+    String warehouse = TestTwin.newWarehouse("vended");
+    RESTCatalog engine = vendedClient(warehouse);
+    engine.createNamespace(NS);
+    Table created = engine.createTable(ORDERS, SCHEMA);
+
+    DataFile file = writeDataFile(created, "rows-1", "1,2,3");
+    created.newAppend().appendFile(file).commit();
+
+    // another engine, also with vended credentials only, reads what the first wrote
+    Table loaded = vendedClient(warehouse).loadTable(ORDERS);
+    try (CloseableIterable<FileScanTask> tasks = loaded.newScan().planFiles()) {
+      List<String> paths = new ArrayList<>();
+      for (FileScanTask task : tasks) {
+        paths.add(task.file().location());
+        assertThat(read(loaded.io(), task.file().location())).isEqualTo("1,2,3");
+      }
+      assertThat(paths).containsExactly(file.location());
+    }
+    StorageCredential credential = onlyCredential(loaded.io());
+    assertThat(credential.prefix()).isEqualTo(loaded.location());
+    assertThat(credential.config())
+        .containsEntry("s3.endpoint", TestTwin.get().s3Endpoint())
+        .containsEntry("s3.path-style-access", "true")
+        .containsEntry("client.region", "us-east-1")
+        .containsEntry(
+            "client.refresh-credentials-endpoint",
+            "v1/" + warehouse + "/namespaces/sales/tables/orders/credentials")
+        .containsKeys("s3.session-token", "s3.session-token-expires-at-ms");
+    assertThat(credential.config().get("s3.access-key-id")).startsWith("PUDDLELOCAL");
+  }
+
+  @Test
+  void vendedCredentialsReachTheirTableOnly() throws IOException {
+    String warehouse = TestTwin.newWarehouse("vended");
+    RESTCatalog engine = vendedClient(warehouse);
+    engine.createNamespace(NS);
+    Table orders = engine.createTable(ORDERS, SCHEMA);
+    Table refunds = engine.createTable(TableIdentifier.of(NS, "refunds"), SCHEMA);
+
+    // the orders table's credentials, used where the refunds table lives
+    assertThatThrownBy(() -> write(orders.io(), refunds.location() + "/data/stolen.csv", "nope"))
+        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+    // while the refunds table's own credentials reach it
+    String refundsMetadata =
+        ((HasTableOperations) refunds).operations().current().metadataFileLocation();
+    assertThat(read(refunds.io(), refundsMetadata)).contains("\"format-version\"");
+    // and without delegation, the engine's own (wrong) keys get nowhere
+    RESTCatalog withoutDelegation = client(TestTwin.get().uri(), warehouse, WITHOUT_KEYS);
+    Table plain = withoutDelegation.loadTable(ORDERS);
+    assertThatThrownBy(() -> write(plain.io(), plain.location() + "/data/x.csv", "nope"))
+        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+  }
+
+  @Test
+  void theCredentialsEndpointHandsOutFreshCredentialsToIcebergsRefresher() {
+    String warehouse = TestTwin.newWarehouse("vended");
+    RESTCatalog engine = vendedClient(warehouse);
+    engine.createNamespace(NS);
+    Table table = engine.createTable(ORDERS, SCHEMA);
+    String endpoint =
+        onlyCredential(table.io()).config().get("client.refresh-credentials-endpoint");
+
+    // what S3FileIO does when its credentials are about to expire
+    try (VendedCredentialsProvider refresher =
+        VendedCredentialsProvider.create(
+            Map.of(
+                CatalogProperties.URI, TestTwin.get().uri(),
+                VendedCredentialsProvider.URI, endpoint))) {
+      AwsCredentials refreshed = refresher.resolveCredentials();
+
+      assertThat(refreshed).isInstanceOf(AwsSessionCredentials.class);
+      assertThat(refreshed.accessKeyId()).startsWith("PUDDLELOCAL");
+      assertThat(((AwsSessionCredentials) refreshed).expirationTime())
+          .hasValueSatisfying(
+              expiry -> assertThat(expiry).isAfter(Instant.now().plus(Duration.ofMinutes(50))));
+    }
+  }
+
+  @Test
+  void stsSessionsAreScopedToTheCallersAccess() throws Exception {
+    AtomicReference<AccessLevel> access = new AtomicReference<>(AccessLevel.WRITE);
+    StsTestEndpoint sts = StsTestEndpoint.start(new TestClock(Instant.now()));
+    closing.add(sts);
+    String warehouse = TestTwin.newWarehouse("sts");
+    String uri = stsCatalog(sts, access);
+    RESTCatalog engine = client(uri, warehouse, Map.of(DELEGATION, "vended-credentials"));
+    engine.createNamespace(NS);
+
+    Table created =
+        engine
+            .buildTable(ORDERS, SCHEMA)
+            .withProperty("write.data.path", "s3://bulk/orders")
+            .create();
+
+    assertThat(sts.calls()).hasSize(1);
+    StsTestEndpoint.AssumeRole writer = sts.calls().get(0);
+    assertThat(writer.roleArn()).isEqualTo(ROLE);
+    assertThat(writer.sessionName()).isEqualTo("puddle@default@root");
+    assertThat(writer.durationSeconds()).isEqualTo(3600);
+    Map<String, String> properties = Map.of("write.data.path", "s3://bulk/orders");
+    assertThat(JSON.readTree(writer.policy()))
+        .isEqualTo(
+            JSON.readTree(
+                SessionPolicy.json(
+                    CredentialScope.forTable(AccessLevel.WRITE, created.location(), properties),
+                    "aws")));
+    assertThat(onlyCredential(created.io()).config())
+        .containsEntry("s3.access-key-id", "ASIAPUDDLETEST1")
+        .containsEntry("s3.secret-access-key", "secret-1")
+        .containsEntry("s3.session-token", "token-1")
+        .containsEntry("client.region", "us-east-1");
+
+    access.set(AccessLevel.READ);
+    Table loaded = engine.loadTable(ORDERS);
+
+    assertThat(sts.calls()).hasSize(2);
+    assertThat(JSON.readTree(sts.calls().get(1).policy()))
+        .isEqualTo(
+            JSON.readTree(
+                SessionPolicy.json(
+                    CredentialScope.forTable(AccessLevel.READ, loaded.location(), properties),
+                    "aws")));
+    assertThat(onlyCredential(loaded.io()).config())
+        .containsEntry("s3.access-key-id", "ASIAPUDDLETEST2");
+
+    // a commit that returns the table carries the same (cached) read session
+    engine.loadTable(ORDERS).updateProperties().set("owner", "sales").commit();
+    assertThat(sts.calls()).hasSize(2);
+  }
+
+  @Test
+  void aCallerWithoutDataAccessGetsNoCredentialsAndChangesNothing() {
+    AtomicReference<AccessLevel> access = new AtomicReference<>(AccessLevel.WRITE);
+    StsTestEndpoint sts = StsTestEndpoint.start(new TestClock(Instant.now()));
+    closing.add(sts);
+    String warehouse = TestTwin.newWarehouse("sts");
+    String uri = stsCatalog(sts, access);
+    RESTCatalog engine = client(uri, warehouse, Map.of(DELEGATION, "vended-credentials"));
+    RESTCatalog metadataOnly = client(uri, warehouse, Map.of());
+    engine.createNamespace(NS);
+    engine.createTable(ORDERS, SCHEMA);
+    access.set(AccessLevel.NONE);
+
+    assertThatThrownBy(() -> engine.loadTable(ORDERS))
+        .isInstanceOf(ForbiddenException.class)
+        .hasMessageContaining("not allowed to access the data of table sales.orders");
+    TableIdentifier refunds = TableIdentifier.of(NS, "refunds");
+    assertThatThrownBy(() -> engine.createTable(refunds, SCHEMA))
+        .isInstanceOf(ForbiddenException.class);
+    assertThat(metadataOnly.tableExists(refunds)).isFalse();
+    try (VendedCredentialsProvider refresher =
+        VendedCredentialsProvider.create(
+            Map.of(
+                CatalogProperties.URI, uri,
+                VendedCredentialsProvider.URI,
+                    "v1/" + warehouse + "/namespaces/sales/tables/orders/credentials"))) {
+      assertThatThrownBy(refresher::resolveCredentials).isInstanceOf(ForbiddenException.class);
+    }
+    assertThat(sts.calls()).hasSize(1);
+
+    // without asking for credentials, the metadata still loads
+    assertThat(metadataOnly.loadTable(ORDERS).io()).isNotNull();
+  }
+
+  @Test
+  void everyResponseThatReturnsATableCarriesCredentials() {
+    String warehouse = TestTwin.newWarehouse("vended");
+    CatalogHandler handler = twinHandler(warehouse);
+    Map<String, String> table = Map.of("prefix", warehouse, "namespace", "sales");
+    Map<String, String> delegation = Map.of("x-iceberg-access-delegation", "vended-credentials");
+
+    Invocations.Answer created =
+        expectCredentials(
+            Invocations.invoke(
+                handler,
+                Invocations.event(
+                    Route.CREATE_TABLE,
+                    table,
+                    RestJson.write(
+                        CreateTableRequest.builder().withName("orders").withSchema(SCHEMA).build()),
+                    delegation),
+                null));
+    expectCredentials(
+        Invocations.invoke(
+            handler,
+            Invocations.event(
+                Route.CREATE_TABLE,
+                table,
+                RestJson.write(
+                    CreateTableRequest.builder()
+                        .withName("staged")
+                        .withSchema(SCHEMA)
+                        .stageCreate()
+                        .build()),
+                delegation),
+            null));
+    Map<String, String> orders = new HashMap<>(table);
+    orders.put("table", "orders");
+    Invocations.Answer updated =
+        expectCredentials(
+            Invocations.invoke(
+                handler,
+                Invocations.event(
+                    Route.UPDATE_TABLE,
+                    orders,
+                    RestJson.write(
+                        new UpdateTableRequest(
+                            List.of(),
+                            List.of(new MetadataUpdate.SetProperties(Map.of("owner", "sales"))))),
+                    delegation),
+                null));
+    expectCredentials(
+        Invocations.invoke(
+            handler, Invocations.event(Route.LOAD_TABLE, orders, null, delegation), null));
+    expectCredentials(
+        Invocations.invoke(
+            handler,
+            Invocations.event(
+                Route.REGISTER_TABLE,
+                table,
+                RestJson.write(
+                    ImmutableRegisterTableRequest.builder()
+                        .name("orders_again")
+                        .metadataLocation(updated.json().get("metadata-location").asText())
+                        .build()),
+                delegation),
+            null));
+
+    // asking for nothing gets nothing
+    Invocations.Answer plain =
+        Invocations.invoke(
+            handler, Invocations.event(Route.LOAD_TABLE, orders, null, Map.of()), null);
+    assertThat(plain.json().has("storage-credentials")).isFalse();
+    assertThat(plain.json().at("/metadata/table-uuid"))
+        .isEqualTo(created.json().at("/metadata/table-uuid"));
+  }
+
+  @Test
+  void aReplayedCreateGetsFreshCredentialsAndNoneAreStored() throws Exception {
+    String warehouse = TestTwin.newWarehouse("vended");
+    CatalogHandler handler = twinHandler(warehouse);
+    String key = UUID.randomUUID().toString();
+    Map<String, String> headers =
+        Map.of("idempotency-key", key, "x-iceberg-access-delegation", "vended-credentials");
+    HttpApiEvent create =
+        Invocations.event(
+            Route.CREATE_TABLE,
+            Map.of("prefix", warehouse, "namespace", "sales"),
+            RestJson.write(
+                CreateTableRequest.builder().withName("orders").withSchema(SCHEMA).build()),
+            headers);
+
+    Invocations.Answer first = Invocations.invoke(handler, create, null);
+    Invocations.Answer replayed = Invocations.invoke(handler, create, null);
+
+    assertThat(first.status()).isEqualTo(200);
+    assertThat(replayed.status()).isEqualTo(200);
+    assertThat(replayed.json().at("/metadata/table-uuid"))
+        .isEqualTo(first.json().at("/metadata/table-uuid"));
+    assertThat(replayed.json().at("/storage-credentials/0/config/s3.session-token").asText())
+        .isNotBlank();
+    assertThat(replayed.json().at("/config/s3.access-key-id").asText())
+        .startsWith("PUDDLELOCAL");
+    byte[] stored =
+        TestTwin.get()
+            .database()
+            .read(
+                connection -> {
+                  try (PreparedStatement statement =
+                      connection.prepareStatement(
+                          "SELECT body FROM idempotency_key WHERE key = ?::uuid")) {
+                    statement.setString(1, key);
+                    try (ResultSet rows = statement.executeQuery()) {
+                      assertThat(rows.next()).isTrue();
+                      return rows.getBytes(1);
+                    }
+                  }
+                });
+    String body =
+        new String(
+            new GZIPInputStream(new ByteArrayInputStream(stored)).readAllBytes(),
+            StandardCharsets.UTF_8);
+    assertThat(body).contains("\"table-uuid\"").doesNotContain("s3.session-token");
+  }
+
+  @Test
+  void remoteSigningAloneIsRefused() {
+    String warehouse = TestTwin.newWarehouse("vended");
+    RESTCatalog engine = vendedClient(warehouse);
+    engine.createNamespace(NS);
+    engine.createTable(ORDERS, SCHEMA);
+    RESTCatalog signing =
+        client(TestTwin.get().uri(), warehouse, Map.of(DELEGATION, "remote-signing"));
+
+    assertThatThrownBy(() -> signing.loadTable(ORDERS))
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("Unsupported access delegation mode: remote-signing");
+  }
+
+  @Test
+  void configTellsEnginesWithoutKeysToAskForCredentials() {
+    StsTestEndpoint sts = StsTestEndpoint.start(new TestClock(Instant.now()));
+    closing.add(sts);
+    String warehouse = TestTwin.newWarehouse("config");
+    Storage aws = Storage.aws("us-east-1");
+    closing.add(aws);
+
+    StsCredentialVendor withRole =
+        new StsCredentialVendor(sts::client, ROLE, Duration.ofHours(1), "us-east-1");
+    StsCredentialVendor withoutRole =
+        new StsCredentialVendor(sts::client, null, Duration.ofHours(1), "us-east-1");
+    RESTCatalog onAws =
+        client(serve(vendingCatalog(aws, withRole, AccessLevel.WRITE)), warehouse, Map.of());
+    RESTCatalog onAwsWithoutRole =
+        client(serve(vendingCatalog(aws, withoutRole, AccessLevel.WRITE)), warehouse, Map.of());
+
+    assertThat(onAws.properties()).containsEntry(DELEGATION, "vended-credentials");
+    assertThat(onAwsWithoutRole.properties()).doesNotContainKey(DELEGATION);
+    // and the client sends it: its loads get credentials
+    RESTCatalog twin = client(TestTwin.get().uri(), warehouse, Map.of());
+    twin.createNamespace(NS);
+    twin.createTable(ORDERS, SCHEMA);
+    onAws.loadTable(ORDERS);
+    assertThat(sts.calls()).hasSize(1);
+    // the twin hands out its own keys: engines need not ask
+    assertThat(client(TestTwin.get().uri(), warehouse, Map.of()).properties())
+        .doesNotContainKey(DELEGATION);
+  }
+
+  /** The twin's catalog with its vendor, serving {@code warehouse} with a namespace "sales". */
+  private static CatalogHandler twinHandler(String warehouse) {
+    CatalogHandler handler =
+        new CatalogHandler(
+            new CatalogApi(
+                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                TestTwin.get().database(),
+                TestTwin.get().storage(),
+                null,
+                Authenticator.anonymous(LocalTwin.REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+                null,
+                new CredentialVending(
+                    TestTwin.get().credentialVendor(), DataAccess.everyone(AccessLevel.WRITE))));
+    Invocations.invoke(
+        handler,
+        Invocations.event(
+            Route.CREATE_NAMESPACE,
+            Map.of("prefix", warehouse),
+            "{\"namespace\":[\"sales\"]}",
+            Map.of()),
+        null);
+    return handler;
+  }
+
+  /** A table response with one credential for the table's location, mirrored in its config. */
+  private static Invocations.Answer expectCredentials(Invocations.Answer answer) {
+    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+    JsonNode body = answer.json();
+    assertThat(body.get("storage-credentials")).hasSize(1);
+    JsonNode credential = body.at("/storage-credentials/0");
+    assertThat(credential.get("prefix").asText())
+        .isEqualTo(body.at("/metadata/location").asText());
+    for (String key :
+        List.of(
+            "s3.access-key-id",
+            "s3.secret-access-key",
+            "s3.session-token",
+            "s3.session-token-expires-at-ms",
+            "client.region",
+            "client.refresh-credentials-endpoint")) {
+      assertThat(credential.at("/config/" + key).asText()).as(key).isNotBlank();
+      assertThat(body.at("/config/" + key)).as(key).isEqualTo(credential.at("/config/" + key));
+    }
+    return answer;
+  }
+
+  private RESTCatalog vendedClient(String warehouse) {
+    Map<String, String> properties = new HashMap<>(WITHOUT_KEYS);
+    properties.put(DELEGATION, "vended-credentials");
+    return client(TestTwin.get().uri(), warehouse, properties);
+  }
+
+  private RESTCatalog client(String uri, String warehouse, Map<String, String> extra) {
+    Map<String, String> properties = new HashMap<>(extra);
+    properties.put(CatalogProperties.URI, uri);
+    RESTCatalog catalog = TestTwin.restCatalog(warehouse, properties);
+    closing.add(catalog);
+    return catalog;
+  }
+
+  /** A catalog over the twin's metastore and S3 whose credentials come from STS. */
+  private String stsCatalog(StsTestEndpoint sts, AtomicReference<AccessLevel> access) {
+    return serve(
+        new CatalogApi(
+            new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE),
+            TestTwin.get().database(),
+            TestTwin.get().storage(),
+            null,
+            Authenticator.anonymous(LocalTwin.REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+            null,
+            new CredentialVending(
+                new CredentialCache(
+                    new StsCredentialVendor(sts::client, ROLE, Duration.ofHours(1), "us-east-1"),
+                    Clock.systemUTC()),
+                (caller, warehouse, table) -> access.get())));
+  }
+
+  private static CatalogApi vendingCatalog(
+      Storage storage, StsCredentialVendor vendor, AccessLevel access) {
+    return new CatalogApi(
+        new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE),
+        TestTwin.get().database(),
+        storage,
+        null,
+        Authenticator.anonymous(LocalTwin.REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+        null,
+        new CredentialVending(vendor, (caller, warehouse, table) -> access));
+  }
+
+  private String serve(CatalogApi api) {
+    TestEndpoint endpoint = TestEndpoint.start(new CatalogHandler(api));
+    closing.add(endpoint);
+    return endpoint.uri();
+  }
+
+  private static StorageCredential onlyCredential(FileIO io) {
+    assertThat(io).isInstanceOf(SupportsStorageCredentials.class);
+    List<StorageCredential> credentials = ((SupportsStorageCredentials) io).credentials();
+    assertThat(credentials).hasSize(1);
+    return credentials.get(0);
+  }
+
+  private static DataFile writeDataFile(Table table, String name, String content) {
+    String path = table.locationProvider().newDataLocation(name + ".csv");
+    write(table.io(), path, content);
+    return DataFiles.builder(PartitionSpec.unpartitioned())
+        .withPath(path)
+        .withFormat(FileFormat.AVRO)
+        .withFileSizeInBytes(content.length())
+        .withRecordCount(3)
+        .build();
+  }
+
+  private static void write(FileIO io, String path, String content) {
+    try (OutputStream out = io.newOutputFile(path).createOrOverwrite()) {
+      out.write(content.getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String read(FileIO io, String path) throws IOException {
+    try (InputStream in = io.newInputFile(path).newStream()) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}
