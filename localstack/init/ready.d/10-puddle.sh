@@ -1,7 +1,8 @@
 #!/bin/bash
 # LocalStack runs this once it is ready: the AWS resources a Puddle deployment has besides its
 # database, named as the local twin names them. Used by docker-compose.yml and by the
-# Testcontainers tests in this module. The last line is what the tests wait for.
+# Testcontainers tests in this module, which wait until LocalStack reports it SUCCESSFUL
+# (GET /_localstack/init/ready).
 set -euo pipefail
 
 awslocal s3api create-bucket --bucket puddle-warehouse >/dev/null
@@ -23,4 +24,4 @@ awslocal secretsmanager create-secret --name puddle/database \
 awslocal secretsmanager create-secret --name puddle/token-signing-key \
   --secret-string "$(head -c 48 /dev/urandom | base64 | tr -d '\n/+=')" >/dev/null
 
-echo "puddle resources ready"
+echo "Puddle resources created"

@@ -189,7 +189,13 @@ class LocalStackTest {
                 MountableFile.forHostPath(
                     Path.of(System.getProperty("puddle.localstack.init"), "10-puddle.sh"), 0755),
                 "/etc/localstack/init/ready.d/10-puddle.sh")
-            .waitingFor(Wait.forLogMessage(".*puddle resources ready.*", 1));
+            // ready once the init hook has run, not just once LocalStack serves requests
+            .waitingFor(
+                Wait.forHttp("/_localstack/init/ready")
+                    .forPort(4566)
+                    .forResponsePredicate(
+                        body -> body.matches("(?s).*\"completed\":\\s*true.*")
+                            && body.contains("SUCCESSFUL")));
     String token = System.getenv("LOCALSTACK_AUTH_TOKEN");
     if (token != null && !token.isBlank()) {
       container.withEnv("LOCALSTACK_AUTH_TOKEN", token);
