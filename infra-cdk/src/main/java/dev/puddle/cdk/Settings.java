@@ -93,7 +93,7 @@ public record Settings(
         auroraVersion,
         c.decimal("minAcu", profile == Profile.LEAN ? 0 : 0.5),
         c.decimal("maxAcu", 4),
-        c.integer("autoPauseMinutes", 10),
+        c.integer("autoPauseMinutes", 5),
         c.bool("deletionProtection", true),
         c.string("realm", "default"),
         c.string("defaultWarehouse", "default"),
@@ -102,7 +102,9 @@ public record Settings(
         Map.copyOf(reserved),
         c.integer("purgeMaxConcurrency", 5),
         c.integer("purgeMaxReceives", 5),
-        c.integer("sweepMinutes", 5),
+        // the sweep reads the metastore: in the lean profile, often enough to resume a paused
+        // cluster a few times a day, not every few minutes
+        c.integer("sweepMinutes", profile == Profile.LEAN ? 360 : 5),
         c.integer("keepAliveDays", 4),
         c.integer("logRetentionDays", 30),
         c.integer("throttleRateLimit", 200),
