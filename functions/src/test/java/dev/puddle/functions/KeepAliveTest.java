@@ -22,9 +22,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The keep-alive schedule invokes each SnapStart alias every few days with an EventBridge
- * scheduled event. The invocation must be cheap and harmless: no connection to the metastore, no
- * request line (so no metric, no 404 counted as a client error), and no failed invocation.
+ * The keep-alive schedule invokes each SnapStart alias every few days with an EventBridge scheduled
+ * event. The invocation must be cheap and harmless: no connection to the metastore, no request line
+ * (so no metric, no 404 counted as a client error), and no failed invocation.
  */
 class KeepAliveTest {
   private static final ObjectMapper JSON =

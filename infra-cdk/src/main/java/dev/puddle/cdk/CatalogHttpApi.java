@@ -14,8 +14,8 @@ import software.amazon.awscdk.services.apigatewayv2.HttpMethod;
 import software.amazon.awscdk.services.apigatewayv2.HttpRoute;
 import software.amazon.awscdk.services.apigatewayv2.HttpRouteKey;
 import software.amazon.awscdk.services.apigatewayv2.HttpStage;
-import software.amazon.awscdk.services.apigatewayv2.IAccessLogSettings;
 import software.amazon.awscdk.services.apigatewayv2.IAccessLogDestination;
+import software.amazon.awscdk.services.apigatewayv2.IAccessLogSettings;
 import software.amazon.awscdk.services.apigatewayv2.IHttpRouteAuthorizer;
 import software.amazon.awscdk.services.apigatewayv2.LogGroupLogDestination;
 import software.amazon.awscdk.services.apigatewayv2.PayloadFormatVersion;
@@ -26,9 +26,9 @@ import software.constructs.Construct;
 /**
  * The HTTP API: one route per entry of the route table served over HTTP, each integrated with the
  * alias of its group's function (payload format 2.0); the {@code $default} stage with throttling
- * and JSON access logs; optionally an API Gateway JWT authorizer for an external identity
- * provider, on every route that requires authentication (never the probes, nor the routes that
- * hand out tokens and their keys).
+ * and JSON access logs; optionally an API Gateway JWT authorizer for an external identity provider,
+ * on every route that requires authentication (never the probes, nor the routes that hand out
+ * tokens and their keys).
  */
 final class CatalogHttpApi extends Construct {
   /** The route table groups served by the HTTP API. */
@@ -102,8 +102,8 @@ final class CatalogHttpApi extends Construct {
   }
 
   /**
-   * Adds the routes of the route table, each to its group's function. Every route of a group
-   * served over HTTP gets one, so routes added to the table appear here without a change.
+   * Adds the routes of the route table, each to its group's function. Every route of a group served
+   * over HTTP gets one, so routes added to the table appear here without a change.
    */
   void addRoutes(Map<Group, PuddleFunction> functions, Settings settings) {
     IHttpRouteAuthorizer authorizer =

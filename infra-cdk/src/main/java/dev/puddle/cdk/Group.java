@@ -5,9 +5,9 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * The functions the stack deploys, all from the one artifact: the four that serve the HTTP API
- * (one per {@link FunctionGroup} of the route table, SnapStart behind an alias), and the purge
- * group's queue consumer and sweep, and the migration function.
+ * The functions the stack deploys, all from the one artifact: the four that serve the HTTP API (one
+ * per {@link FunctionGroup} of the route table, SnapStart behind an alias), and the purge group's
+ * queue consumer and sweep, and the migration function.
  */
 public enum Group {
   READ(FunctionGroup.READ, "dev.puddle.functions.CatalogHandler", 1024, Duration.ofSeconds(30)),
@@ -18,7 +18,8 @@ public enum Group {
   PURGE(FunctionGroup.PURGE, "dev.puddle.functions.PurgeHandler", 1024, Duration.ofMinutes(5)),
   SWEEP(FunctionGroup.PURGE, "dev.puddle.functions.PurgeSweepHandler", 512, Duration.ofMinutes(1)),
   /** A paused lean cluster takes up to a few seconds to resume; migrations may take longer. */
-  MIGRATE(FunctionGroup.MIGRATE, "dev.puddle.functions.MigrationHandler", 512, Duration.ofMinutes(5));
+  MIGRATE(
+      FunctionGroup.MIGRATE, "dev.puddle.functions.MigrationHandler", 512, Duration.ofMinutes(5));
 
   private final FunctionGroup functionGroup;
   private final String handler;

@@ -10,7 +10,6 @@ import software.amazon.awscdk.services.ec2.IVpc;
 import software.amazon.awscdk.services.ec2.Port;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
-import software.amazon.awscdk.services.ec2.SubnetType;
 import software.amazon.awscdk.services.iam.IRole;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.rds.AuroraPostgresClusterEngineProps;
@@ -26,9 +25,9 @@ import software.constructs.Construct;
 
 /**
  * The PostgreSQL metastore: Aurora PostgreSQL Serverless v2, reached through RDS Proxy with IAM
- * auth and TLS required (standard), or over the RDS Data API from outside the VPC, pausing at 0
- * ACU when idle (lean). Knows the environment variables that point a function at it and the
- * permissions a function needs to use it, and nothing more.
+ * auth and TLS required (standard), or over the RDS Data API from outside the VPC, pausing at 0 ACU
+ * when idle (lean). Knows the environment variables that point a function at it and the permissions
+ * a function needs to use it, and nothing more.
  */
 final class Metastore extends Construct {
   /** The database and its login: the cluster's generated secret, which the proxy also uses. */
@@ -52,13 +51,7 @@ final class Metastore extends Construct {
                 DatabaseClusterEngine.auroraPostgres(
                     AuroraPostgresClusterEngineProps.builder().version(version).build()))
             .vpc(vpc)
-            .vpcSubnets(
-                SubnetSelection.builder()
-                    .subnetType(
-                        settings.vpcId() != null
-                            ? SubnetType.PRIVATE_WITH_EGRESS
-                            : privateSubnetType(settings))
-                    .build())
+            .vpcSubnets(privateSubnets(vpc))
             .credentials(Credentials.fromGeneratedSecret(USER))
             .defaultDatabaseName(DATABASE)
             .writer(
@@ -105,11 +98,12 @@ final class Metastore extends Construct {
     }
   }
 
-  /** The isolated subnets the stack creates; an existing VPC's private subnets. */
-  private static SubnetType privateSubnetType(Settings settings) {
-    return !settings.lean() && settings.egress() == Settings.Egress.NAT
-        ? SubnetType.PRIVATE_WITH_EGRESS
-        : SubnetType.PRIVATE_ISOLATED;
+  /** The VPC's private subnets with a route out, else its isolated ones. */
+  private static SubnetSelection privateSubnets(IVpc vpc) {
+    return SubnetSelection.builder()
+        .subnets(
+            vpc.getPrivateSubnets().isEmpty() ? vpc.getIsolatedSubnets() : vpc.getPrivateSubnets())
+        .build();
   }
 
   DatabaseCluster cluster() {
@@ -125,27 +119,34 @@ final class Metastore extends Construct {
   Map<String, String> environment() {
     if (proxy == null) {
       return Map.of(
-          EnvVars.DB_MODE, "data-api",
-          EnvVars.DB_CLUSTER_ARN, cluster.getClusterArn(),
-          EnvVars.DB_SECRET_ARN, cluster.getSecret().getSecretArn(),
-          EnvVars.DB_NAME, DATABASE);
+          EnvVars.DB_MODE,
+          "data-api",
+          EnvVars.DB_CLUSTER_ARN,
+          cluster.getClusterArn(),
+          EnvVars.DB_SECRET_ARN,
+          cluster.getSecret().getSecretArn(),
+          EnvVars.DB_NAME,
+          DATABASE);
     }
     // verify-full against the JVM's trust store: the proxy's certificate comes from ACM
     return Map.of(
-        EnvVars.DB_MODE, "jdbc",
+        EnvVars.DB_MODE,
+        "jdbc",
         EnvVars.DB_URL,
-            "jdbc:postgresql://"
-                + proxy.getEndpoint()
-                + ":5432/"
-                + DATABASE
-                + "?sslmode=verify-full&sslfactory=org.postgresql.ssl.DefaultJavaSSLFactory",
-        EnvVars.DB_AUTH, "iam",
-        EnvVars.DB_USER, USER);
+        "jdbc:postgresql://"
+            + proxy.getEndpoint()
+            + ":5432/"
+            + DATABASE
+            + "?sslmode=verify-full&sslfactory=org.postgresql.ssl.DefaultJavaSSLFactory",
+        EnvVars.DB_AUTH,
+        "iam",
+        EnvVars.DB_USER,
+        USER);
   }
 
   /**
-   * Lets a role use the metastore: {@code rds-db:connect} as the one user through the proxy, or
-   * the four Data API calls Puddle makes on this cluster and the reading of its secret.
+   * Lets a role use the metastore: {@code rds-db:connect} as the one user through the proxy, or the
+   * four Data API calls Puddle makes on this cluster and the reading of its secret.
    */
   void grantAccess(IRole role) {
     if (proxy != null) {

@@ -32,7 +32,6 @@ final class Monitoring extends Construct {
   private static final Duration PERIOD = Duration.minutes(5);
 
   private final ITopic topic;
-  private final List<Alarm> alarms = new ArrayList<>();
 
   Monitoring(
       Construct scope,
@@ -121,16 +120,9 @@ final class Monitoring extends Construct {
                     .metricApproximateNumberOfMessagesVisible(options("Maximum", "messages")))));
     Dashboard dashboard = Dashboard.Builder.create(this, "Dashboard").build();
     for (int i = 0; i < widgets.size(); i += 2) {
-      dashboard.addWidgets(widgets.subList(i, Math.min(i + 2, widgets.size())).toArray(IWidget[]::new));
+      dashboard.addWidgets(
+          widgets.subList(i, Math.min(i + 2, widgets.size())).toArray(IWidget[]::new));
     }
-  }
-
-  List<Alarm> alarms() {
-    return alarms;
-  }
-
-  ITopic topic() {
-    return topic;
   }
 
   private void alarm(String id, String description, Metric metric, double threshold) {
@@ -144,7 +136,6 @@ final class Monitoring extends Construct {
             .treatMissingData(TreatMissingData.NOT_BREACHING)
             .build();
     alarm.addAlarmAction(new SnsAction(topic));
-    alarms.add(alarm);
   }
 
   /**

@@ -49,8 +49,7 @@ final class Network extends Construct {
           Vpc.Builder.create(this, "Vpc")
               .maxAzs(settings.maxAzs())
               .natGateways(0)
-              .subnetConfiguration(
-                  List.of(subnet("database", SubnetType.PRIVATE_ISOLATED)))
+              .subnetConfiguration(List.of(subnet("database", SubnetType.PRIVATE_ISOLATED)))
               .build();
     } else {
       boolean nat = settings.egress() == Settings.Egress.NAT;
@@ -66,12 +65,16 @@ final class Network extends Construct {
                       : List.of(subnet("private", SubnetType.PRIVATE_ISOLATED)))
               .build();
       created.addGatewayEndpoint(
-          "S3", GatewayVpcEndpointOptions.builder().service(GatewayVpcEndpointAwsService.S3).build());
+          "S3",
+          GatewayVpcEndpointOptions.builder().service(GatewayVpcEndpointAwsService.S3).build());
       if (!nat) {
         for (InterfaceVpcEndpointAwsService service : INTERFACE_ENDPOINTS) {
           created.addInterfaceEndpoint(
               endpointId(service),
-              InterfaceVpcEndpointOptions.builder().service(service).privateDnsEnabled(true).build());
+              InterfaceVpcEndpointOptions.builder()
+                  .service(service)
+                  .privateDnsEnabled(true)
+                  .build());
         }
       }
       vpc = created;

@@ -2,14 +2,15 @@ package dev.puddle.cdk;
 
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import java.nio.file.Files;
+import java.util.Locale;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.Aspects;
 import software.amazon.awscdk.Environment;
 import software.amazon.awscdk.StackProps;
 
 /**
- * The CDK app ({@code npx cdk synth|deploy} in infra-cdk/, see cdk.json and the README): one
- * Puddle stack configured by context parameters, checked by cdk-nag's AWS Solutions rules.
+ * The CDK app ({@code npx cdk synth|deploy} in infra-cdk/, see cdk.json and the README): one Puddle
+ * stack configured by context parameters, checked by cdk-nag's AWS Solutions rules.
  */
 public final class PuddleApp {
   private PuddleApp() {}
@@ -29,7 +30,10 @@ public final class PuddleApp {
         app,
         stackName == null ? "Puddle" : stackName.toString(),
         StackProps.builder()
-            .description("Puddle: a serverless Apache Iceberg REST catalog (" + settings.profile().name().toLowerCase() + " profile)")
+            .description(
+                "Puddle: a serverless Apache Iceberg REST catalog ("
+                    + settings.profile().name().toLowerCase(Locale.ROOT)
+                    + " profile)")
             .env(
                 Environment.builder()
                     .account(System.getenv("CDK_DEFAULT_ACCOUNT"))

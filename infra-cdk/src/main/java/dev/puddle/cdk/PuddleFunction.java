@@ -2,6 +2,7 @@ package dev.puddle.cdk;
 
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Duration;
@@ -19,10 +20,10 @@ import software.amazon.awscdk.services.logs.LogGroup;
 import software.constructs.Construct;
 
 /**
- * One function of the stack: its own role (nothing but writing its own log group, and in a VPC
- * its network interfaces, until the stack grants what its group needs), its log group, and for
- * the functions behind the HTTP API, SnapStart on published versions and the alias {@code live}
- * that API Gateway and the keep-alive schedule invoke.
+ * One function of the stack: its own role (nothing but writing its own log group, and in a VPC its
+ * network interfaces, until the stack grants what its group needs), its log group, and for the
+ * functions behind the HTTP API, SnapStart on published versions and the alias {@code live} that
+ * API Gateway and the keep-alive schedule invoke.
  */
 final class PuddleFunction extends Construct {
   static final String ALIAS = "live";
@@ -53,7 +54,7 @@ final class PuddleFunction extends Construct {
     logs.grantWrite(role);
 
     Map<String, String> variables = new HashMap<>(environment);
-    variables.put(EnvVars.FUNCTION_GROUP, group.functionGroup().name().toLowerCase());
+    variables.put(EnvVars.FUNCTION_GROUP, group.functionGroup().name().toLowerCase(Locale.ROOT));
     Function.Builder builder =
         Function.Builder.create(this, "Function")
             .description("Puddle " + group.id() + ": " + group.handler())

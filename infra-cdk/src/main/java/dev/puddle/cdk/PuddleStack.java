@@ -91,7 +91,10 @@ public final class PuddleStack extends Stack {
 
     Role vending = vendingRole(warehouse);
     for (Group group : List.of(Group.READ, Group.WRITE)) {
-      functions.get(group).function().addEnvironment(EnvVars.VENDING_ROLE_ARN, vending.getRoleArn());
+      functions
+          .get(group)
+          .function()
+          .addEnvironment(EnvVars.VENDING_ROLE_ARN, vending.getRoleArn());
       role(group)
           .addToPrincipalPolicy(
               PolicyStatement.Builder.create()
@@ -127,7 +130,10 @@ public final class PuddleStack extends Stack {
         .targets(
             functions.values().stream()
                 .filter(f -> f.group().servesApi())
-                .map(f -> (software.amazon.awscdk.services.events.IRuleTarget) new LambdaFunction(f.target()))
+                .map(
+                    f ->
+                        (software.amazon.awscdk.services.events.IRuleTarget)
+                            new LambdaFunction(f.target()))
                 .toList())
         .build();
 
@@ -150,13 +156,16 @@ public final class PuddleStack extends Stack {
     api.stage().getNode().addDependency(migrations);
 
     new Monitoring(this, "Monitoring", settings, functions.values(), queues, api, metastore);
-    Suppressions.apply(this, settings, functions, warehouse, metastore, network, api, signingKey, vending);
+    Suppressions.apply(
+        this, settings, functions, warehouse, metastore, network, api, signingKey, vending);
 
     CfnOutput.Builder.create(this, "CatalogUri")
         .description("The catalog URI engines use")
         .value(api.url())
         .build();
-    CfnOutput.Builder.create(this, "WarehouseBucketName").value(warehouse.bucket().getBucketName()).build();
+    CfnOutput.Builder.create(this, "WarehouseBucketName")
+        .value(warehouse.bucket().getBucketName())
+        .build();
     CfnOutput.Builder.create(this, "PurgeQueueUrl").value(queues.queue().getQueueUrl()).build();
     CfnOutput.Builder.create(this, "PurgeDeadLetterQueueUrl")
         .value(queues.deadLetters().getQueueUrl())
@@ -164,15 +173,16 @@ public final class PuddleStack extends Stack {
   }
 
   /**
-   * The role credential vending hands engines a session of, narrowed per table by a session
-   * policy: it may touch the warehouse's objects, and only the read and write functions may assume
-   * it (tagging their sessions).
+   * The role credential vending hands engines a session of, narrowed per table by a session policy:
+   * it may touch the warehouse's objects, and only the read and write functions may assume it
+   * (tagging their sessions).
    */
   private Role vendingRole(WarehouseBucket warehouse) {
     Role vending =
         Role.Builder.create(this, "VendingRole")
             .description("Puddle: engines' access to the warehouse, vended per table")
-            .assumedBy(new CompositePrincipal(role(Group.READ), role(Group.WRITE)).withSessionTags())
+            .assumedBy(
+                new CompositePrincipal(role(Group.READ), role(Group.WRITE)).withSessionTags())
             .maxSessionDuration(Duration.hours(1))
             .build();
     vending.addToPrincipalPolicy(
@@ -225,10 +235,5 @@ public final class PuddleStack extends Stack {
 
   private Role role(Group group) {
     return functions.get(group).role();
-  }
-
-  /** The deployed function of each group. */
-  Map<Group, PuddleFunction> functions() {
-    return functions;
   }
 }

@@ -8,8 +8,8 @@ import software.constructs.Construct;
 
 /**
  * The purge queue and its dead-letter queue. A message stays invisible for six times the purge
- * function's timeout, as AWS advises for SQS event sources (room for the function's retries and
- * for batching), and moves to the dead-letter queue after {@code purgeMaxReceives} receives.
+ * function's timeout, as AWS advises for SQS event sources (room for the function's retries and for
+ * batching), and moves to the dead-letter queue after {@code purgeMaxReceives} receives.
  */
 final class PurgeQueues extends Construct {
   /** The visibility timeout per unit of the consuming function's timeout. */

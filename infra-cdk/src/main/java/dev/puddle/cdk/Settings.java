@@ -78,7 +78,8 @@ public record Settings(
     }
     int auroraVersion = c.integer("auroraVersion", 17);
     if (auroraVersion != 16 && auroraVersion != 17) {
-      throw new IllegalArgumentException("Context auroraVersion must be 16 or 17: " + auroraVersion);
+      throw new IllegalArgumentException(
+          "Context auroraVersion must be 16 or 17: " + auroraVersion);
     }
     return new Settings(
         profile,
@@ -167,7 +168,8 @@ public record Settings(
         case "true" -> true;
         case "false" -> false;
         default ->
-            throw new IllegalArgumentException("Context " + name + " must be true or false: " + value);
+            throw new IllegalArgumentException(
+                "Context " + name + " must be true or false: " + value);
       };
     }
 

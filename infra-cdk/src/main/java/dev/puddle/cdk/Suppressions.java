@@ -12,8 +12,8 @@ import software.constructs.IConstruct;
 
 /**
  * The cdk-nag AwsSolutions findings the stack accepts, each with its reason. Every suppression
- * names the resource it applies to, and for wildcard findings the exact resource pattern, so a
- * new finding anywhere else still fails the checks.
+ * names the resource it applies to, and for wildcard findings the exact resource pattern, so a new
+ * finding anywhere else still fails the checks.
  */
 final class Suppressions {
   private Suppressions() {}

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The standard profile with the other choices its context parameters offer: a NAT gateway
- * instead of interface endpoints, an existing bucket, the java21 runtime, an external identity
- * provider's JWT authorizer, an existing alarm topic, reserved concurrency and Aurora 16.
+ * The standard profile with the other choices its context parameters offer: a NAT gateway instead
+ * of interface endpoints, an existing bucket, the java21 runtime, an external identity provider's
+ * JWT authorizer, an existing alarm topic, reserved concurrency and Aurora 16.
  */
 class OptionsTest {
   private static Synthesized s;
@@ -39,7 +39,12 @@ class OptionsTest {
   @Test
   void authenticatedRoutesCarryTheJwtAuthorizerAndTheProbesDoNot() {
     Map<String, Object> authorizer =
-        map(s.resources("AWS::ApiGatewayV2::Authorizer").values().iterator().next().get("Properties"));
+        map(
+            s.resources("AWS::ApiGatewayV2::Authorizer")
+                .values()
+                .iterator()
+                .next()
+                .get("Properties"));
     assertThat(authorizer.get("AuthorizerType")).isEqualTo("JWT");
     assertThat(map(authorizer.get("JwtConfiguration")))
         .containsEntry("Issuer", "https://idp.example.com/")
@@ -62,9 +67,12 @@ class OptionsTest {
       assertThat(s.properties(s.function(group)).get("Runtime")).isEqualTo("java21");
     }
     assertThat(s.properties(s.function(Group.READ)).get("MemorySize")).isEqualTo(2048);
-    assertThat(s.properties(s.function(Group.WRITE)).get("ReservedConcurrentExecutions")).isEqualTo(20);
-    assertThat(s.properties(s.function(Group.READ))).doesNotContainKey("ReservedConcurrentExecutions");
-    Map<String, Object> cluster = map(s.resources("AWS::RDS::DBCluster").values().iterator().next().get("Properties"));
+    assertThat(s.properties(s.function(Group.WRITE)).get("ReservedConcurrentExecutions"))
+        .isEqualTo(20);
+    assertThat(s.properties(s.function(Group.READ)))
+        .doesNotContainKey("ReservedConcurrentExecutions");
+    Map<String, Object> cluster =
+        map(s.resources("AWS::RDS::DBCluster").values().iterator().next().get("Properties"));
     assertThat(cluster.get("EngineVersion")).asString().startsWith("16.");
   }
 

@@ -46,7 +46,14 @@ class PuddleStackTest {
   void everyHttpRouteOfTheRouteTableIsOneApiRoute(Synthesized s) {
     List<String> expected =
         Arrays.stream(Route.values())
-            .filter(r -> EnumSet.of(FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN).contains(r.group()))
+            .filter(
+                r ->
+                    EnumSet.of(
+                            FunctionGroup.READ,
+                            FunctionGroup.WRITE,
+                            FunctionGroup.TOKEN,
+                            FunctionGroup.ADMIN)
+                        .contains(r.group()))
             .map(Route::routeKey)
             .toList();
     List<String> routeKeys =
@@ -63,7 +70,8 @@ class PuddleStackTest {
     for (Map<String, Object> route : s.resources("AWS::ApiGatewayV2::Route").values()) {
       Map<String, Object> properties = map(route.get("Properties"));
       Route entry = Route.forRouteKey((String) properties.get("RouteKey")).orElseThrow();
-      String integration = text(properties.get("Target")).replaceAll(".*Ref=([A-Za-z0-9]+).*", "$1");
+      String integration =
+          text(properties.get("Target")).replaceAll(".*Ref=([A-Za-z0-9]+).*", "$1");
       Map<String, Object> integrationProperties = s.properties(integration);
       assertThat(integrationProperties.get("PayloadFormatVersion")).isEqualTo("2.0");
       String alias = ref(integrationProperties.get("IntegrationUri"));
@@ -111,7 +119,9 @@ class PuddleStackTest {
             .findFirst()
             .orElseThrow();
     Set<String> targets =
-        list(rule.get("Targets")).stream().map(t -> ref(map(t).get("Arn"))).collect(Collectors.toSet());
+        list(rule.get("Targets")).stream()
+            .map(t -> ref(map(t).get("Arn")))
+            .collect(Collectors.toSet());
 
     assertThat(rule.get("ScheduleExpression")).isEqualTo("rate(4 days)");
     assertThat(targets).isEqualTo(aliases);
@@ -126,7 +136,9 @@ class PuddleStackTest {
       List<Map<String, Object>> deletes = s.allowing(s.role(group), "s3:DeleteObject");
       switch (group) {
         case PURGE ->
-            assertThat(deletes).singleElement().satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*]]}"));
+            assertThat(deletes)
+                .singleElement()
+                .satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*]]}"));
         case WRITE -> {
           assertThat(deletes)
               .singleElement()
@@ -137,7 +149,9 @@ class PuddleStackTest {
         }
         default -> {
           assertThat(deletes).as("%s deletes nothing", group).isEmpty();
-          assertThat(s.allowing(s.role(group), "s3:PutObject")).as("%s writes nothing", group).isEmpty();
+          assertThat(s.allowing(s.role(group), "s3:PutObject"))
+              .as("%s writes nothing", group)
+              .isEmpty();
         }
       }
     }
@@ -185,8 +199,10 @@ class PuddleStackTest {
             .findFirst()
             .orElseThrow();
     Set<String> trusted = new HashSet<>();
-    for (Object statement : list(map(s.properties(vending).get("AssumeRolePolicyDocument")).get("Statement"))) {
-      assertThat(strings(map(statement).get("Action"))).contains("sts:AssumeRole", "sts:TagSession");
+    for (Object statement :
+        list(map(s.properties(vending).get("AssumeRolePolicyDocument")).get("Statement"))) {
+      assertThat(strings(map(statement).get("Action")))
+          .contains("sts:AssumeRole", "sts:TagSession");
       trusted.add(getAtt(map(map(statement).get("Principal")).get("AWS")));
     }
     assertThat(trusted).containsExactlyInAnyOrder(s.role(Group.READ), s.role(Group.WRITE));
@@ -211,21 +227,29 @@ class PuddleStackTest {
       }
     }
     assertThat(queue).isNotNull();
-    assertThat(((Number) queue.get("VisibilityTimeout")).intValue()).isGreaterThanOrEqualTo(6 * timeout);
+    assertThat(((Number) queue.get("VisibilityTimeout")).intValue())
+        .isGreaterThanOrEqualTo(6 * timeout);
     Map<String, Object> redrive = map(queue.get("RedrivePolicy"));
     assertThat(redrive.get("maxReceiveCount")).isEqualTo(5);
     assertThat(getAtt(redrive.get("deadLetterTargetArn"))).isEqualTo(deadLetters);
-    assertThat(s.environment(s.function(Group.PURGE)).get(EnvVars.PURGE_MAX_RECEIVES)).isEqualTo("5");
+    assertThat(s.environment(s.function(Group.PURGE)).get(EnvVars.PURGE_MAX_RECEIVES))
+        .isEqualTo("5");
   }
 
   @ParameterizedTest
   @MethodSource("profiles")
   void thePurgeFunctionReportsBatchItemFailuresWithBoundedConcurrency(Synthesized s) {
     Map<String, Object> mapping =
-        map(s.resources("AWS::Lambda::EventSourceMapping").values().iterator().next().get("Properties"));
+        map(
+            s.resources("AWS::Lambda::EventSourceMapping")
+                .values()
+                .iterator()
+                .next()
+                .get("Properties"));
 
     assertThat(ref(mapping.get("FunctionName"))).isEqualTo(s.function(Group.PURGE));
-    assertThat(list(mapping.get("FunctionResponseTypes"))).containsExactly("ReportBatchItemFailures");
+    assertThat(list(mapping.get("FunctionResponseTypes")))
+        .containsExactly("ReportBatchItemFailures");
     assertThat(map(mapping.get("ScalingConfig")).get("MaximumConcurrency")).isEqualTo(5);
     Map<String, Object> sweep =
         s.resources("AWS::Events::Rule").values().stream()
@@ -245,7 +269,9 @@ class PuddleStackTest {
   @MethodSource("profiles")
   void alarmsWatchTheDeadLetterQueueEveryFunctionAndApi5xxAndNotifyTheTopic(Synthesized s) {
     List<Map<String, Object>> alarms =
-        s.resources("AWS::CloudWatch::Alarm").values().stream().map(a -> map(a.get("Properties"))).toList();
+        s.resources("AWS::CloudWatch::Alarm").values().stream()
+            .map(a -> map(a.get("Properties")))
+            .toList();
     assertThat(alarms)
         .allSatisfy(a -> assertThat(text(a.get("AlarmActions"))).contains("MonitoringAlarms"));
     assertThat(alarms)
@@ -258,7 +284,9 @@ class PuddleStackTest {
             });
     Set<String> watched =
         alarms.stream()
-            .filter(a -> "Errors".equals(a.get("MetricName")) && "AWS/Lambda".equals(a.get("Namespace")))
+            .filter(
+                a ->
+                    "Errors".equals(a.get("MetricName")) && "AWS/Lambda".equals(a.get("Namespace")))
             .map(a -> ref(map(list(a.get("Dimensions")).get(0)).get("Value")))
             .collect(Collectors.toSet());
     assertThat(watched)
@@ -289,7 +317,8 @@ class PuddleStackTest {
   @ParameterizedTest
   @MethodSource("profiles")
   void theWarehouseBucketIsEncryptedPrivateAndTlsOnly(Synthesized s) {
-    Map<String, Object> bucket = map(s.resources("AWS::S3::Bucket").values().iterator().next().get("Properties"));
+    Map<String, Object> bucket =
+        map(s.resources("AWS::S3::Bucket").values().iterator().next().get("Properties"));
     assertThat(text(bucket.get("BucketEncryption"))).contains("AES256");
     assertThat(map(bucket.get("PublicAccessBlockConfiguration")))
         .containsEntry("BlockPublicAcls", true)
@@ -303,11 +332,17 @@ class PuddleStackTest {
   @ParameterizedTest
   @MethodSource("profiles")
   void theStageThrottlesAndLogsAccessInJsonWithoutHeaders(Synthesized s) {
-    Map<String, Object> stage = map(s.resources("AWS::ApiGatewayV2::Stage").values().iterator().next().get("Properties"));
+    Map<String, Object> stage =
+        map(s.resources("AWS::ApiGatewayV2::Stage").values().iterator().next().get("Properties"));
     Map<String, Object> throttling = map(stage.get("DefaultRouteSettings"));
-    assertThat(throttling).containsEntry("ThrottlingRateLimit", 200).containsEntry("ThrottlingBurstLimit", 400);
+    assertThat(throttling)
+        .containsEntry("ThrottlingRateLimit", 200)
+        .containsEntry("ThrottlingBurstLimit", 400);
     String format = (String) map(stage.get("AccessLogSettings")).get("Format");
-    assertThat(format).startsWith("{").contains("$context.requestId").doesNotContainIgnoringCase("header");
+    assertThat(format)
+        .startsWith("{")
+        .contains("$context.requestId")
+        .doesNotContainIgnoringCase("header");
   }
 
   @Test
@@ -320,7 +355,8 @@ class PuddleStackTest {
       assertThat(lean.allowing(lean.role(group), "rds-db:connect")).isEmpty();
     }
     assertThat(lean.resources("AWS::RDS::DBProxy")).isEmpty();
-    Map<String, Object> cluster = map(lean.resources("AWS::RDS::DBCluster").values().iterator().next().get("Properties"));
+    Map<String, Object> cluster =
+        map(lean.resources("AWS::RDS::DBCluster").values().iterator().next().get("Properties"));
     assertThat(cluster.get("EnableHttpEndpoint")).isEqualTo(true);
     assertThat(map(cluster.get("ServerlessV2ScalingConfiguration")))
         .containsEntry("MinCapacity", 0)
@@ -330,7 +366,8 @@ class PuddleStackTest {
 
   @Test
   void standardFunctionsConnectThroughAProxyRequiringTlsAndIamAuth() {
-    Map<String, Object> proxy = map(standard.resources("AWS::RDS::DBProxy").values().iterator().next().get("Properties"));
+    Map<String, Object> proxy =
+        map(standard.resources("AWS::RDS::DBProxy").values().iterator().next().get("Properties"));
     assertThat(proxy.get("RequireTLS")).isEqualTo(true);
     assertThat(map(list(proxy.get("Auth")).get(0)).get("IAMAuth")).isEqualTo("REQUIRED");
     for (Group group : Group.values()) {
@@ -340,11 +377,13 @@ class PuddleStackTest {
           .containsEntry(EnvVars.DB_MODE, "jdbc")
           .containsEntry(EnvVars.DB_AUTH, "iam")
           .containsEntry(EnvVars.DB_USER, Metastore.USER);
-      assertThat(text(standard.environment(function).get(EnvVars.DB_URL))).contains("sslmode=verify-full");
+      assertThat(text(standard.environment(function).get(EnvVars.DB_URL)))
+          .contains("sslmode=verify-full");
       assertThat(standard.allowing(standard.role(group), "rds-db:connect")).hasSize(1);
       assertThat(standard.allowing(standard.role(group), "rds-data:ExecuteStatement")).isEmpty();
     }
-    Map<String, Object> cluster = map(standard.resources("AWS::RDS::DBCluster").values().iterator().next().get("Properties"));
+    Map<String, Object> cluster =
+        map(standard.resources("AWS::RDS::DBCluster").values().iterator().next().get("Properties"));
     assertThat(cluster).doesNotContainKey("EnableHttpEndpoint");
     Set<String> endpoints =
         standard.resources("AWS::EC2::VPCEndpoint").values().stream()

@@ -30,7 +30,8 @@ class SettingsTest {
   void cdkJsonValuesMayBeNumbersAndBooleans() {
     Settings settings =
         Settings.from(
-            Map.<String, Object>of("maxAcu", 8, "deletionProtection", false, "memory.write", 3008)::get);
+            Map.<String, Object>of("maxAcu", 8, "deletionProtection", false, "memory.write", 3008)
+                ::get);
 
     assertThat(settings.maxAcu()).isEqualTo(8);
     assertThat(settings.deletionProtection()).isFalse();

@@ -15,8 +15,8 @@ import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.cxapi.SynthesisMessage;
 
 /**
- * One synthesized stack, with cdk-nag's AWS Solutions checks applied as the app applies them,
- * and the lookups the tests share: functions by group, their roles' policy statements.
+ * One synthesized stack, with cdk-nag's AWS Solutions checks applied as the app applies them, and
+ * the lookups the tests share: functions by group, their roles' policy statements.
  */
 final class Synthesized {
   /** Stands in for the functions' jar: the template only needs an asset to hash. */
@@ -64,7 +64,11 @@ final class Synthesized {
         .filter(e -> group.handler().equals(map(e.getValue().get("Properties")).get("Handler")))
         .filter(
             e ->
-                group.functionGroup().name().toLowerCase().equals(environment(e.getKey()).get(EnvVars.FUNCTION_GROUP)))
+                group
+                    .functionGroup()
+                    .name()
+                    .toLowerCase(java.util.Locale.ROOT)
+                    .equals(environment(e.getKey()).get(EnvVars.FUNCTION_GROUP)))
         .map(Map.Entry::getKey)
         .findFirst()
         .orElseThrow(() -> new AssertionError("no function for " + group));

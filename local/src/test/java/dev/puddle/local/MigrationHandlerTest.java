@@ -119,7 +119,9 @@ class MigrationHandlerTest {
       assertThat(rs.next()).isTrue();
       assertThat(rs.getString(1)).isEqualTo("acme");
       assertThat(rs.getString(2)).isEqualTo("lake");
-      assertThat(rs.getString(3)).as("a warehouse's location never changes").startsWith("s3://acme-warehouse");
+      assertThat(rs.getString(3))
+          .as("a warehouse's location never changes")
+          .startsWith("s3://acme-warehouse");
       assertThat(rs.next()).isFalse();
     }
   }

@@ -39,8 +39,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
- * Puddle's AWS paths against LocalStack, set up by the same init hook as docker-compose.yml: metadata
- * files written and read through Iceberg's S3FileIO and purged with {@code DeleteObjects}
+ * Puddle's AWS paths against LocalStack, set up by the same init hook as docker-compose.yml:
+ * metadata files written and read through Iceberg's S3FileIO and purged with {@code DeleteObjects}
  * ({@link Storage}, {@link S3Objects}), purge messages sent to the purge queue ({@link
  * SqsPurgeQueue}), and the database login read from Secrets Manager and re-read after a rotation
  * ({@link SecretsManagerCredentials}). Skipped where no Docker engine runs.
@@ -50,8 +50,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 class LocalStackTest {
   private static final String BUCKET = "puddle-warehouse";
 
-  @Container
-  private static final LocalStackContainer LOCALSTACK = localStack();
+  @Container private static final LocalStackContainer LOCALSTACK = localStack();
 
   private static Storage storage;
   private static S3Objects s3;
@@ -115,7 +114,9 @@ class LocalStackTest {
     List<Message> messages =
         sqs.receiveMessage(b -> b.queueUrl(queueUrl).waitTimeSeconds(10).maxNumberOfMessages(1))
             .messages();
-    assertThat(messages).singleElement().satisfies(m -> assertThat(PurgeMessage.job(m.body())).isEqualTo(job));
+    assertThat(messages)
+        .singleElement()
+        .satisfies(m -> assertThat(PurgeMessage.job(m.body())).isEqualTo(job));
     sqs.deleteMessage(b -> b.queueUrl(queueUrl).receiptHandle(messages.get(0).receiptHandle()));
     Map<QueueAttributeName, String> attributes =
         sqs.getQueueAttributes(
@@ -181,7 +182,8 @@ class LocalStackTest {
    * PUDDLE_LOCALSTACK_IMAGE} names another (then pass {@code LOCALSTACK_AUTH_TOKEN}).
    */
   private static LocalStackContainer localStack() {
-    String image = System.getenv().getOrDefault("PUDDLE_LOCALSTACK_IMAGE", "localstack/localstack:4.14.0");
+    String image =
+        System.getenv().getOrDefault("PUDDLE_LOCALSTACK_IMAGE", "localstack/localstack:4.14.0");
     LocalStackContainer container =
         new LocalStackContainer(image)
             .withServices("s3", "sqs", "secretsmanager")
@@ -194,8 +196,9 @@ class LocalStackTest {
                 Wait.forHttp("/_localstack/init/ready")
                     .forPort(4566)
                     .forResponsePredicate(
-                        body -> body.matches("(?s).*\"completed\":\\s*true.*")
-                            && body.contains("SUCCESSFUL")));
+                        body ->
+                            body.matches("(?s).*\"completed\":\\s*true.*")
+                                && body.contains("SUCCESSFUL")));
     String token = System.getenv("LOCALSTACK_AUTH_TOKEN");
     if (token != null && !token.isBlank()) {
       container.withEnv("LOCALSTACK_AUTH_TOKEN", token);
