@@ -83,6 +83,7 @@ class KeepAliveTest {
 
   private static HttpApiEvent sample(String name) throws IOException {
     return JSON.readValue(
-        Path.of(System.getProperty("puddle.events.dir"), name).toFile(), HttpApiEvent.class);
+        Path.of(System.getProperty("puddle.events.dir", "../events"), name).toFile(),
+        HttpApiEvent.class);
   }
 }

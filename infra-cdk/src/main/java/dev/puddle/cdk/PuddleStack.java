@@ -10,6 +10,7 @@ import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.FileSystem;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.services.events.IRuleTarget;
 import software.amazon.awscdk.services.events.Rule;
 import software.amazon.awscdk.services.events.Schedule;
 import software.amazon.awscdk.services.events.targets.LambdaFunction;
@@ -130,10 +131,7 @@ public final class PuddleStack extends Stack {
         .targets(
             functions.values().stream()
                 .filter(f -> f.group().servesApi())
-                .map(
-                    f ->
-                        (software.amazon.awscdk.services.events.IRuleTarget)
-                            new LambdaFunction(f.target()))
+                .map(f -> (IRuleTarget) new LambdaFunction(f.target()))
                 .toList())
         .build();
 
