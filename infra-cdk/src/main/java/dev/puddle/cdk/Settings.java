@@ -101,12 +101,13 @@ public record Settings(
         c.string("metricsNamespace", "Puddle"),
         Map.copyOf(memory),
         Map.copyOf(reserved),
-        c.integer("purgeMaxConcurrency", 5),
-        c.integer("purgeMaxReceives", 5),
+        c.between("purgeMaxConcurrency", 5, 2, 1000),
+        c.between("purgeMaxReceives", 5, 1, 1000),
         // the sweep reads the metastore: in the lean profile, often enough to resume a paused
         // cluster a few times a day, not every few minutes
-        c.integer("sweepMinutes", profile == Profile.LEAN ? 360 : 5),
-        c.integer("keepAliveDays", 4),
+        c.between("sweepMinutes", profile == Profile.LEAN ? 360 : 5, 1, 1440),
+        // a SnapStart version goes inactive after 14 days without an invocation
+        c.between("keepAliveDays", 4, 1, 13),
         c.integer("logRetentionDays", 30),
         c.integer("throttleRateLimit", 200),
         c.integer("throttleBurstLimit", 400),
@@ -133,6 +134,16 @@ public record Settings(
 
     int integer(String name, int fallback) {
       return optionalInteger(name).orElse(fallback);
+    }
+
+    /** A whole number within limits AWS or Puddle set. */
+    int between(String name, int fallback, int min, int max) {
+      int value = integer(name, fallback);
+      if (value < min || value > max) {
+        throw new IllegalArgumentException(
+            "Context " + name + " must be from " + min + " to " + max + ": " + value);
+      }
+      return value;
     }
 
     Optional<Integer> optionalInteger(String name) {
