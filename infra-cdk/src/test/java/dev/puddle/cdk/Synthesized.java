@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.Aspects;
@@ -28,12 +29,13 @@ final class Synthesized {
   final List<SynthesisMessage> nagErrors;
   final List<SynthesisMessage> nagWarnings;
 
-  private Synthesized(Map<String, Object> context) {
+  private Synthesized(Map<String, Object> context, Consumer<PuddleStack> addition) {
     Map<String, Object> all = new HashMap<>(context);
     all.put("functionsJar", PLACEHOLDER_ARTIFACT);
     App app = App.Builder.create().context(all).build();
     settings = Settings.from(app.getNode()::tryGetContext);
     stack = new PuddleStack(app, "Puddle", StackProps.builder().build(), settings);
+    addition.accept(stack);
     Aspects.of(app).add(AwsSolutionsChecks.Builder.create().verbose(true).build());
     template = Template.fromStack(stack);
     Annotations annotations = Annotations.fromStack(stack);
@@ -42,7 +44,12 @@ final class Synthesized {
   }
 
   static Synthesized of(Map<String, Object> context) {
-    return new Synthesized(context);
+    return new Synthesized(context, stack -> {});
+  }
+
+  /** The stack with something added before the checks run. */
+  static Synthesized of(Map<String, Object> context, Consumer<PuddleStack> addition) {
+    return new Synthesized(context, addition);
   }
 
   /** Resources of a type, by logical id. */
