@@ -24,8 +24,8 @@ import software.constructs.Construct;
  * (free) for metadata files and purges; and either interface endpoints for the other AWS APIs the
  * functions call (SQS for the purge outbox, Secrets Manager for the token signing key, STS for
  * credential vending) or a NAT gateway. No CloudWatch Logs endpoint: Lambda ships the functions'
- * logs itself, outside their VPC. Lean: isolated subnets for the cluster alone, no route
- * anywhere, since the functions reach it over the Data API.
+ * logs itself, outside their VPC. Lean: isolated subnets for the cluster alone, no route anywhere,
+ * since the functions reach it over the Data API.
  *
  * <p>An existing VPC (context {@code vpcId}) is used as it is: it must already give its private
  * subnets a way to those APIs.

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.services.s3.Bucket;
 
 /**
- * The cdk-nag checks the other tests find clean do run, and the stack's suppressions are narrow:
- * a bucket added without encryption, TLS policy or access logs is reported, and nothing else.
+ * The cdk-nag checks the other tests find clean do run, and the stack's suppressions are narrow: a
+ * bucket added without encryption, TLS policy or access logs is reported, and nothing else.
  */
 class NagChecksTest {
   @Test
@@ -20,6 +20,7 @@ class NagChecksTest {
         .isNotEmpty()
         .allSatisfy(m -> assertThat(m.getId()).startsWith("/Puddle/Careless/"));
     assertThat(s.nagErrors)
-        .anySatisfy(m -> assertThat(m.getEntry().getData().toString()).contains("AwsSolutions-S10"));
+        .anySatisfy(
+            m -> assertThat(m.getEntry().getData().toString()).contains("AwsSolutions-S10"));
   }
 }

@@ -52,8 +52,7 @@ class SettingsTest {
         .hasMessageContaining("reservedConcurrency.read");
     assertThatThrownBy(() -> Settings.from(Map.<String, Object>of("keepAliveDays", "14")::get))
         .hasMessageContaining("keepAliveDays must be from 1 to 13");
-    assertThatThrownBy(
-            () -> Settings.from(Map.<String, Object>of("purgeMaxConcurrency", "1")::get))
+    assertThatThrownBy(() -> Settings.from(Map.<String, Object>of("purgeMaxConcurrency", "1")::get))
         .hasMessageContaining("purgeMaxConcurrency");
   }
 }
