@@ -55,6 +55,15 @@ final class Environment {
     return get("PUDDLE_DEFAULT_WAREHOUSE", "default");
   }
 
+  /**
+   * {@code PUDDLE_DEFAULT_WAREHOUSE_LOCATION}: where the migration function creates the default
+   * warehouse if it does not exist; null leaves warehouses alone.
+   */
+  String defaultWarehouseLocation() {
+    String value = env.get("PUDDLE_DEFAULT_WAREHOUSE_LOCATION");
+    return value == null || value.isBlank() ? null : value.trim();
+  }
+
   String region() {
     return get("AWS_REGION", "us-east-1");
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Migrations;
+import dev.puddle.core.metastore.Warehouses;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,9 +16,11 @@ import java.util.Map;
 /**
  * The migration function (group {@code migrate}): the Lambda behind the CloudFormation custom
  * resource that brings the metastore schema up to date at deploy time, never on a cold start.
- * Create and Update run the migrations, which are idempotent and serialized by a lock; Delete
- * leaves the schema alone, so removing the stack never drops the catalog. CloudFormation always
- * gets an answer: SUCCESS with the number of scripts applied, or FAILED with the reason.
+ * Create and Update run the migrations, which are idempotent and serialized by a lock, then, when
+ * {@code PUDDLE_DEFAULT_WAREHOUSE_LOCATION} is set, create the realm and its default warehouse at
+ * that location unless they exist, so a new deployment serves its first request. Delete leaves the
+ * schema alone, so removing the stack never drops the catalog. CloudFormation always gets an
+ * answer: SUCCESS with the number of scripts applied, or FAILED with the reason.
  */
 public final class MigrationHandler implements RequestStreamHandler {
   /** The custom resource's physical id: the one schema of the metastore. */
@@ -26,33 +29,39 @@ public final class MigrationHandler implements RequestStreamHandler {
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
+  /** The warehouse a deployment starts with: realm, name and location. */
+  private record DefaultWarehouse(String realm, String name, String location) {}
+
   /** Built in the execution environment's init phase. */
   private static final class FromEnvironment {
-    static final Database DATABASE = database(System.getenv());
+    static final MigrationHandler HANDLER = new MigrationHandler(System.getenv());
   }
 
   private final Database database;
+  private final DefaultWarehouse warehouse;
 
   public MigrationHandler() {
-    this(FromEnvironment.DATABASE);
+    this(FromEnvironment.HANDLER);
   }
 
   /** A handler wired from the given environment variables, as Lambda would from its own. */
   public MigrationHandler(Map<String, String> environment) {
-    this(database(environment));
-  }
-
-  private MigrationHandler(Database database) {
-    this.database = database;
-  }
-
-  private static Database database(Map<String, String> variables) {
-    Environment env = new Environment(variables);
+    Environment env = new Environment(environment);
     if (env.group() != FunctionGroup.MIGRATE) {
       throw new IllegalStateException(
           "The migration handler serves the migrate group, not " + env.group());
     }
-    return new Database(env.connections(env.credentials()), 1);
+    this.database = new Database(env.connections(env.credentials()), 1);
+    String location = env.defaultWarehouseLocation();
+    this.warehouse =
+        location == null
+            ? null
+            : new DefaultWarehouse(env.realm(), env.defaultWarehouse(), location);
+  }
+
+  private MigrationHandler(MigrationHandler wired) {
+    this.database = wired.database;
+    this.warehouse = wired.warehouse;
   }
 
   @Override
@@ -70,6 +79,10 @@ public final class MigrationHandler implements RequestStreamHandler {
     }
     try {
       int applied = Migrations.migrate(database);
+      if (warehouse != null) {
+        new Warehouses(database)
+            .ensure(warehouse.realm(), warehouse.name(), warehouse.location(), Map.of());
+      }
       return CustomResourceResponse.success(
           event, PHYSICAL_ID, Map.of("AppliedScripts", Integer.toString(applied)));
     } catch (RuntimeException e) {

@@ -88,6 +88,45 @@ class MigrationHandlerTest {
   }
 
   @Test
+  void aNewDeploymentGetsItsDefaultWarehouseOnceAndKeepsIt() throws IOException, SQLException {
+    String database = newDatabase();
+    Map<String, String> environment =
+        Map.of(
+            "PUDDLE_FUNCTION_GROUP", "migrate",
+            "PUDDLE_DB_URL", database,
+            "PUDDLE_REALM", "acme",
+            "PUDDLE_DEFAULT_WAREHOUSE", "lake",
+            "PUDDLE_DEFAULT_WAREHOUSE_LOCATION", "s3://acme-warehouse");
+
+    JsonNode created = invoke(new MigrationHandler(environment), "Create");
+    JsonNode moved =
+        invoke(
+            new MigrationHandler(
+                Map.of(
+                    "PUDDLE_FUNCTION_GROUP", "migrate",
+                    "PUDDLE_DB_URL", database,
+                    "PUDDLE_REALM", "acme",
+                    "PUDDLE_DEFAULT_WAREHOUSE", "lake",
+                    "PUDDLE_DEFAULT_WAREHOUSE_LOCATION", "s3://another-bucket")),
+            "Update");
+
+    assertThat(created.get("Status").asText()).isEqualTo("SUCCESS");
+    assertThat(moved.get("Status").asText()).isEqualTo("SUCCESS");
+    try (Connection connection = DriverManager.getConnection(database, "postgres", null);
+        Statement statement = connection.createStatement();
+        ResultSet rs =
+            statement.executeQuery("SELECT realm_id, name, location FROM warehouse")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo("acme");
+      assertThat(rs.getString(2)).isEqualTo("lake");
+      assertThat(rs.getString(3))
+          .as("a warehouse's location never changes")
+          .startsWith("s3://acme-warehouse");
+      assertThat(rs.next()).isFalse();
+    }
+  }
+
+  @Test
   void aFailureIsReportedToCloudFormationRatherThanLeftHanging() throws IOException {
     String missing = TestTwin.get().jdbcUrl().replaceFirst("/postgres\\?", "/no_such_database?");
     MigrationHandler handler = new MigrationHandler(environment(missing));

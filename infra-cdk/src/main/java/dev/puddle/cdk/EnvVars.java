@@ -1,0 +1,45 @@
+package dev.puddle.cdk;
+
+/**
+ * The names of the functions' environment variables (the README's configuration table), in one
+ * place. Those marked as anticipated belong to features being built beside this stack (the token
+ * endpoint, external issuers, credential vending); the stack sets them already, and their names
+ * follow those features' final names here, nowhere else.
+ */
+final class EnvVars {
+  static final String FUNCTION_GROUP = "PUDDLE_FUNCTION_GROUP";
+  static final String REALM = "PUDDLE_REALM";
+  static final String DEFAULT_WAREHOUSE = "PUDDLE_DEFAULT_WAREHOUSE";
+  static final String METRICS_NAMESPACE = "PUDDLE_METRICS_NAMESPACE";
+
+  static final String DB_MODE = "PUDDLE_DB_MODE";
+  static final String DB_URL = "PUDDLE_DB_URL";
+  static final String DB_AUTH = "PUDDLE_DB_AUTH";
+  static final String DB_USER = "PUDDLE_DB_USER";
+  static final String DB_CLUSTER_ARN = "PUDDLE_DB_CLUSTER_ARN";
+  static final String DB_SECRET_ARN = "PUDDLE_DB_SECRET_ARN";
+  static final String DB_NAME = "PUDDLE_DB_NAME";
+
+  static final String PURGE_QUEUE_URL = "PUDDLE_PURGE_QUEUE_URL";
+  static final String PURGE_MAX_RECEIVES = "PUDDLE_PURGE_MAX_RECEIVES";
+  static final String PURGE_SWEEP_STALE_MINUTES = "PUDDLE_PURGE_SWEEP_STALE_MINUTES";
+
+  /** The migration function: where the default warehouse's tables go. */
+  static final String WAREHOUSE_LOCATION = "PUDDLE_DEFAULT_WAREHOUSE_LOCATION";
+
+  /** Anticipated: the token function's signing key, a Secrets Manager secret. */
+  static final String TOKEN_SIGNING_SECRET_ARN = "PUDDLE_TOKEN_SIGNING_SECRET_ARN";
+
+  /** Anticipated: the issuer of Puddle's own tokens, the API's URL. */
+  static final String TOKEN_ISSUER = "PUDDLE_TOKEN_ISSUER";
+
+  /** Anticipated: an external identity provider's issuer and audiences, validated in-process. */
+  static final String JWT_ISSUER = "PUDDLE_JWT_ISSUER";
+
+  static final String JWT_AUDIENCE = "PUDDLE_JWT_AUDIENCE";
+
+  /** Anticipated: the role credential vending assumes for engines. */
+  static final String VENDING_ROLE_ARN = "PUDDLE_VENDING_ROLE_ARN";
+
+  private EnvVars() {}
+}

@@ -1,0 +1,74 @@
+package dev.puddle.cdk;
+
+import dev.puddle.core.api.FunctionGroup;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * The functions the stack deploys, all from the one artifact: the four that serve the HTTP API (one
+ * per {@link FunctionGroup} of the route table, SnapStart behind an alias), and the purge group's
+ * queue consumer and sweep, and the migration function.
+ */
+public enum Group {
+  READ(FunctionGroup.READ, "dev.puddle.functions.CatalogHandler", 1024, Duration.ofSeconds(30)),
+  WRITE(FunctionGroup.WRITE, "dev.puddle.functions.CatalogHandler", 1536, Duration.ofSeconds(30)),
+  TOKEN(FunctionGroup.TOKEN, "dev.puddle.functions.CatalogHandler", 512, Duration.ofSeconds(30)),
+  ADMIN(FunctionGroup.ADMIN, "dev.puddle.functions.CatalogHandler", 512, Duration.ofSeconds(30)),
+  /** Long enough for many DeleteObjects pages; the handler stops starting work at 4/5 of it. */
+  PURGE(FunctionGroup.PURGE, "dev.puddle.functions.PurgeHandler", 1024, Duration.ofMinutes(5)),
+  SWEEP(FunctionGroup.PURGE, "dev.puddle.functions.PurgeSweepHandler", 512, Duration.ofMinutes(1)),
+  /** A paused lean cluster takes up to a few seconds to resume; migrations may take longer. */
+  MIGRATE(
+      FunctionGroup.MIGRATE, "dev.puddle.functions.MigrationHandler", 512, Duration.ofMinutes(5));
+
+  private final FunctionGroup functionGroup;
+  private final String handler;
+  private final int defaultMemory;
+  private final Duration timeout;
+
+  Group(FunctionGroup functionGroup, String handler, int defaultMemory, Duration timeout) {
+    this.functionGroup = functionGroup;
+    this.handler = handler;
+    this.defaultMemory = defaultMemory;
+    this.timeout = timeout;
+  }
+
+  /** The value of {@code PUDDLE_FUNCTION_GROUP}. */
+  public FunctionGroup functionGroup() {
+    return functionGroup;
+  }
+
+  public String handler() {
+    return handler;
+  }
+
+  public int defaultMemory() {
+    return defaultMemory;
+  }
+
+  public Duration timeout() {
+    return timeout;
+  }
+
+  /** Whether this function serves HTTP API routes: SnapStart, an alias, the keep-alive. */
+  public boolean servesApi() {
+    return this == READ || this == WRITE || this == TOKEN || this == ADMIN;
+  }
+
+  /** The name in context parameters and construct ids, e.g. {@code read}. */
+  public String id() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The function serving a route table group. */
+  public static Group serving(FunctionGroup group) {
+    return switch (group) {
+      case READ -> READ;
+      case WRITE -> WRITE;
+      case TOKEN -> TOKEN;
+      case ADMIN -> ADMIN;
+      case PURGE -> PURGE;
+      case MIGRATE -> MIGRATE;
+    };
+  }
+}

@@ -1,0 +1,237 @@
+package dev.puddle.cdk;
+
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.CustomResource;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.FileSystem;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.services.events.IRuleTarget;
+import software.amazon.awscdk.services.events.Rule;
+import software.amazon.awscdk.services.events.Schedule;
+import software.amazon.awscdk.services.events.targets.LambdaFunction;
+import software.amazon.awscdk.services.iam.CompositePrincipal;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
+import software.amazon.awscdk.services.lambda.Code;
+import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
+import software.amazon.awscdk.services.secretsmanager.Secret;
+import software.amazon.awscdk.services.secretsmanager.SecretStringGenerator;
+import software.constructs.Construct;
+
+/**
+ * Puddle in one account and region: the HTTP API, the functions of every group from the one
+ * artifact, the metastore, the warehouse bucket, the purge queues, the token signing key, the
+ * credential vending role, the migration custom resource, alarms and a dashboard. The profile
+ * (standard or lean) decides how the functions reach the metastore; see {@link Settings}.
+ */
+public final class PuddleStack extends Stack {
+  /** The custom resource type of the migrations; its handler is the migrate function. */
+  static final String MIGRATIONS_TYPE = "Custom::PuddleMigrations";
+
+  private final Map<Group, PuddleFunction> functions = new EnumMap<>(Group.class);
+
+  public PuddleStack(Construct scope, String id, StackProps props, Settings settings) {
+    super(scope, id, props);
+
+    Network network = new Network(this, "Network", settings);
+    Metastore metastore = new Metastore(this, "Metastore", settings, network);
+    WarehouseBucket warehouse = new WarehouseBucket(this, "Warehouse", settings);
+    PurgeQueues queues = new PurgeQueues(this, "PurgeQueues", settings);
+    CatalogHttpApi api = new CatalogHttpApi(this, "Http", settings);
+    Secret signingKey =
+        Secret.Builder.create(this, "TokenSigningKey")
+            .description("Puddle: the key the token function signs its tokens with")
+            .generateSecretString(
+                SecretStringGenerator.builder().passwordLength(64).excludePunctuation(true).build())
+            .build();
+
+    // one asset, uploaded once, for every function
+    Code code = Code.fromAsset(settings.functionsJar().toString());
+
+    Map<String, String> common = new HashMap<>(metastore.environment());
+    common.put(EnvVars.REALM, settings.realm());
+    common.put(EnvVars.DEFAULT_WAREHOUSE, settings.defaultWarehouse());
+    common.put(EnvVars.METRICS_NAMESPACE, settings.metricsNamespace());
+
+    Map<String, String> http = new HashMap<>(common);
+    http.put(EnvVars.TOKEN_ISSUER, api.url());
+    if (settings.jwtIssuer() != null) {
+      http.put(EnvVars.JWT_ISSUER, settings.jwtIssuer());
+      http.put(EnvVars.JWT_AUDIENCE, String.join(",", settings.jwtAudience()));
+    }
+
+    for (Group group : Group.values()) {
+      Map<String, String> environment = new HashMap<>(group.servesApi() ? http : common);
+      switch (group) {
+        case WRITE -> environment.put(EnvVars.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
+        case TOKEN -> environment.put(EnvVars.TOKEN_SIGNING_SECRET_ARN, signingKey.getSecretArn());
+        case PURGE -> {
+          environment.put(EnvVars.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
+          environment.put(
+              EnvVars.PURGE_MAX_RECEIVES, Integer.toString(settings.purgeMaxReceives()));
+        }
+        case SWEEP -> {
+          environment.put(EnvVars.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
+          environment.put(
+              EnvVars.PURGE_SWEEP_STALE_MINUTES,
+              Long.toString(PurgeQueues.sweepStaleMinutes(settings)));
+        }
+        case MIGRATE -> environment.put(EnvVars.WAREHOUSE_LOCATION, warehouse.location());
+        default -> {}
+      }
+      PuddleFunction function =
+          new PuddleFunction(this, group, settings, code, network, environment);
+      metastore.grantAccess(function.role());
+      functions.put(group, function);
+    }
+
+    Role vending = vendingRole(warehouse);
+    for (Group group : List.of(Group.READ, Group.WRITE)) {
+      functions
+          .get(group)
+          .function()
+          .addEnvironment(EnvVars.VENDING_ROLE_ARN, vending.getRoleArn());
+      role(group)
+          .addToPrincipalPolicy(
+              PolicyStatement.Builder.create()
+                  .actions(List.of("sts:AssumeRole", "sts:TagSession"))
+                  .resources(List.of(vending.getRoleArn()))
+                  .build());
+    }
+    grantStorage(warehouse);
+    queues.queue().grantSendMessages(role(Group.WRITE));
+    queues.queue().grantSendMessages(role(Group.PURGE));
+    queues.queue().grantSendMessages(role(Group.SWEEP));
+    signingKey.grantRead(role(Group.TOKEN));
+
+    functions
+        .get(Group.PURGE)
+        .function()
+        .addEventSource(
+            SqsEventSource.Builder.create(queues.queue())
+                // a job may use a whole invocation: one message each, in parallel up to the cap
+                .batchSize(1)
+                .reportBatchItemFailures(true)
+                .maxConcurrency(settings.purgeMaxConcurrency())
+                .build());
+    Rule.Builder.create(this, "SweepSchedule")
+        .description("Puddle: re-send purge jobs whose message was never sent or was lost")
+        .schedule(Schedule.rate(Duration.minutes(settings.sweepMinutes())))
+        .targets(List.of(new LambdaFunction(functions.get(Group.SWEEP).function())))
+        .build();
+    Rule.Builder.create(this, "KeepAlive")
+        .description(
+            "Puddle: invoke each SnapStart alias, so no published version goes inactive when idle")
+        .schedule(Schedule.rate(Duration.days(settings.keepAliveDays())))
+        .targets(
+            functions.values().stream()
+                .filter(f -> f.group().servesApi())
+                .map(f -> (IRuleTarget) new LambdaFunction(f.target()))
+                .toList())
+        .build();
+
+    api.addRoutes(functions, settings);
+
+    CustomResource migrations =
+        CustomResource.Builder.create(this, "Migrations")
+            .serviceToken(functions.get(Group.MIGRATE).function().getFunctionArn())
+            .resourceType(MIGRATIONS_TYPE)
+            // a new artifact may bring new scripts: run them before any alias moves to it
+            .properties(
+                Map.of("Artifact", FileSystem.fingerprint(settings.functionsJar().toString())))
+            .build();
+    migrations.getNode().addDependency(metastore.cluster());
+    for (PuddleFunction function : functions.values()) {
+      if (function.alias() != null) {
+        function.alias().getNode().addDependency(migrations);
+      }
+    }
+    api.stage().getNode().addDependency(migrations);
+
+    new Monitoring(this, "Monitoring", settings, functions.values(), queues, api, metastore);
+    Suppressions.apply(
+        this, settings, functions, warehouse, metastore, network, api, signingKey, vending);
+
+    CfnOutput.Builder.create(this, "CatalogUri")
+        .description("The catalog URI engines use")
+        .value(api.url())
+        .build();
+    CfnOutput.Builder.create(this, "WarehouseBucketName")
+        .value(warehouse.bucket().getBucketName())
+        .build();
+    CfnOutput.Builder.create(this, "PurgeQueueUrl").value(queues.queue().getQueueUrl()).build();
+    CfnOutput.Builder.create(this, "PurgeDeadLetterQueueUrl")
+        .value(queues.deadLetters().getQueueUrl())
+        .build();
+  }
+
+  /**
+   * The role credential vending hands engines a session of, narrowed per table by a session policy:
+   * it may touch the warehouse's objects, and only the read and write functions may assume it
+   * (tagging their sessions).
+   */
+  private Role vendingRole(WarehouseBucket warehouse) {
+    Role vending =
+        Role.Builder.create(this, "VendingRole")
+            .description("Puddle: engines' access to the warehouse, vended per table")
+            .assumedBy(
+                new CompositePrincipal(role(Group.READ), role(Group.WRITE)).withSessionTags())
+            .maxSessionDuration(Duration.hours(1))
+            .build();
+    vending.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .actions(
+                List.of(
+                    "s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"))
+            .resources(List.of(warehouse.objects()))
+            .build());
+    vending.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .actions(List.of("s3:ListBucket", "s3:GetBucketLocation"))
+            .resources(List.of(warehouse.bucket().getBucketArn()))
+            .build());
+    return vending;
+  }
+
+  /**
+   * What each function may do with the warehouse's objects. Read: nothing, loads are served from
+   * PostgreSQL. Write: read any object (register reads the metadata file it is given), write
+   * metadata files, and delete them, for a commit that lost deletes the file it wrote. Purge: list,
+   * read (manifests) and delete anything. The others: nothing.
+   */
+  private void grantStorage(WarehouseBucket warehouse) {
+    role(Group.WRITE)
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:GetObject"))
+                .resources(List.of(warehouse.objects()))
+                .build());
+    role(Group.WRITE)
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:PutObject", "s3:AbortMultipartUpload", "s3:DeleteObject"))
+                .resources(List.of(warehouse.metadataObjects()))
+                .build());
+    role(Group.PURGE)
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:ListBucket"))
+                .resources(List.of(warehouse.bucket().getBucketArn()))
+                .build());
+    role(Group.PURGE)
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:GetObject", "s3:DeleteObject"))
+                .resources(List.of(warehouse.objects()))
+                .build());
+  }
+
+  private Role role(Group group) {
+    return functions.get(group).role();
+  }
+}

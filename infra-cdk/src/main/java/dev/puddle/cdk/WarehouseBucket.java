@@ -1,0 +1,55 @@
+package dev.puddle.cdk;
+
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.services.s3.BlockPublicAccess;
+import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.s3.BucketEncryption;
+import software.amazon.awscdk.services.s3.IBucket;
+import software.amazon.awscdk.services.s3.ObjectOwnership;
+import software.constructs.Construct;
+
+/**
+ * The warehouse bucket, where the default warehouse's tables live: created encrypted, with public
+ * access blocked and a TLS-only policy, and kept when the stack is deleted; or an existing bucket
+ * referenced by name (context {@code bucketName}).
+ */
+final class WarehouseBucket extends Construct {
+  private final IBucket bucket;
+
+  WarehouseBucket(Construct scope, String id, Settings settings) {
+    super(scope, id);
+    bucket =
+        settings.bucketName() != null
+            ? Bucket.fromBucketName(this, "Bucket", settings.bucketName())
+            : Bucket.Builder.create(this, "Bucket")
+                .encryption(BucketEncryption.S3_MANAGED)
+                .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
+                .objectOwnership(ObjectOwnership.BUCKET_OWNER_ENFORCED)
+                .enforceSsl(true)
+                .versioned(settings.bucketVersioning())
+                .removalPolicy(RemovalPolicy.RETAIN)
+                .build();
+  }
+
+  IBucket bucket() {
+    return bucket;
+  }
+
+  /** The default warehouse's location: the bucket's root. */
+  String location() {
+    return "s3://" + bucket.getBucketName();
+  }
+
+  /** Every object in the bucket. */
+  String objects() {
+    return bucket.arnForObjects("*");
+  }
+
+  /**
+   * Every object under a {@code metadata/} folder: where Iceberg puts the metadata files Puddle
+   * writes, at {@code <table location>/metadata/}.
+   */
+  String metadataObjects() {
+    return bucket.arnForObjects("*/metadata/*");
+  }
+}

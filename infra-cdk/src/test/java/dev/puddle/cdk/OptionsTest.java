@@ -1,0 +1,110 @@
+package dev.puddle.cdk;
+
+import static dev.puddle.cdk.Synthesized.list;
+import static dev.puddle.cdk.Synthesized.map;
+import static dev.puddle.cdk.Synthesized.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.puddle.core.api.Route;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The standard profile with the other choices its context parameters offer: a NAT gateway instead
+ * of interface endpoints, an existing bucket, the java21 runtime, an external identity provider's
+ * JWT authorizer, an existing alarm topic, reserved concurrency and Aurora 16.
+ */
+class OptionsTest {
+  private static Synthesized s;
+
+  @BeforeAll
+  static void synthesize() {
+    s =
+        Synthesized.of(
+            Map.ofEntries(
+                Map.entry("profile", "standard"),
+                Map.entry("egress", "nat"),
+                Map.entry("bucketName", "existing-warehouse"),
+                Map.entry("runtime", "java21"),
+                Map.entry("jwtIssuer", "https://idp.example.com/"),
+                Map.entry("jwtAudience", "puddle,engines"),
+                Map.entry("alarmTopicArn", "arn:aws:sns:eu-west-1:123456789012:ops"),
+                Map.entry("reservedConcurrency.write", "20"),
+                Map.entry("memory.read", "2048"),
+                Map.entry("auroraVersion", "16")));
+  }
+
+  @Test
+  void authenticatedRoutesCarryTheJwtAuthorizerAndTheProbesDoNot() {
+    Map<String, Object> authorizer =
+        map(
+            s.resources("AWS::ApiGatewayV2::Authorizer")
+                .values()
+                .iterator()
+                .next()
+                .get("Properties"));
+    assertThat(authorizer.get("AuthorizerType")).isEqualTo("JWT");
+    assertThat(map(authorizer.get("JwtConfiguration")))
+        .containsEntry("Issuer", "https://idp.example.com/")
+        .containsEntry("Audience", List.of("puddle", "engines"));
+    for (Map<String, Object> resource : s.resources("AWS::ApiGatewayV2::Route").values()) {
+      Map<String, Object> route = map(resource.get("Properties"));
+      Route entry = Route.forRouteKey((String) route.get("RouteKey")).orElseThrow();
+      assertThat(route.get("AuthorizationType"))
+          .as(entry.routeKey())
+          .isEqualTo(entry.requiresAuthentication() ? "JWT" : "NONE");
+    }
+    assertThat(s.environment(s.function(Group.READ)))
+        .containsEntry(EnvVars.JWT_ISSUER, "https://idp.example.com/")
+        .containsEntry(EnvVars.JWT_AUDIENCE, "puddle,engines");
+  }
+
+  @Test
+  void theChosenRuntimeMemoryAndReservedConcurrencyApply() {
+    for (Group group : Group.values()) {
+      assertThat(s.properties(s.function(group)).get("Runtime")).isEqualTo("java21");
+    }
+    assertThat(s.properties(s.function(Group.READ)).get("MemorySize")).isEqualTo(2048);
+    assertThat(s.properties(s.function(Group.WRITE)).get("ReservedConcurrentExecutions"))
+        .isEqualTo(20);
+    assertThat(s.properties(s.function(Group.READ)))
+        .doesNotContainKey("ReservedConcurrentExecutions");
+    Map<String, Object> cluster =
+        map(s.resources("AWS::RDS::DBCluster").values().iterator().next().get("Properties"));
+    assertThat(cluster.get("EngineVersion")).asString().startsWith("16.");
+  }
+
+  @Test
+  void anExistingBucketIsReferencedNotCreatedAndGrantsNameIt() {
+    assertThat(s.resources("AWS::S3::Bucket")).isEmpty();
+    assertThat(text(s.allowing(s.role(Group.PURGE), "s3:DeleteObject").get(0).get("Resource")))
+        .contains(":s3:::existing-warehouse/*");
+    assertThat(s.environment(s.function(Group.MIGRATE)))
+        .containsEntry(EnvVars.WAREHOUSE_LOCATION, "s3://existing-warehouse");
+  }
+
+  @Test
+  void aNatGatewayReplacesTheInterfaceEndpoints() {
+    assertThat(s.resources("AWS::EC2::NatGateway")).hasSize(1);
+    assertThat(s.resources("AWS::EC2::VPCEndpoint").values())
+        .singleElement()
+        .satisfies(e -> assertThat(text(e)).contains(".s3"));
+  }
+
+  @Test
+  void alarmsNotifyTheExistingTopic() {
+    assertThat(s.resources("AWS::SNS::Topic")).isEmpty();
+    for (Map<String, Object> alarm : s.resources("AWS::CloudWatch::Alarm").values()) {
+      assertThat(list(map(alarm.get("Properties")).get("AlarmActions")))
+          .containsExactly("arn:aws:sns:eu-west-1:123456789012:ops");
+    }
+  }
+
+  @Test
+  void cdkNagFindsNothingUnsuppressed() {
+    assertThat(s.nagErrors).isEmpty();
+    assertThat(s.nagWarnings).isEmpty();
+  }
+}

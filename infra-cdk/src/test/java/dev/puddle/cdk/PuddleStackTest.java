@@ -1,0 +1,415 @@
+package dev.puddle.cdk;
+
+import static dev.puddle.cdk.Synthesized.getAtt;
+import static dev.puddle.cdk.Synthesized.list;
+import static dev.puddle.cdk.Synthesized.map;
+import static dev.puddle.cdk.Synthesized.ref;
+import static dev.puddle.cdk.Synthesized.strings;
+import static dev.puddle.cdk.Synthesized.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.core.api.Route;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Assertions on the synthesized templates of both profiles: what the issue and the design promise
+ * of a deployment. Each profile is synthesized once for the whole class.
+ */
+class PuddleStackTest {
+  private static Synthesized lean;
+  private static Synthesized standard;
+
+  @BeforeAll
+  static void synthesize() {
+    lean = Synthesized.of(Map.of("profile", "lean"));
+    standard = Synthesized.of(Map.of("profile", "standard"));
+  }
+
+  static Stream<Synthesized> profiles() {
+    return Stream.of(lean, standard);
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void everyHttpRouteOfTheRouteTableIsOneApiRoute(Synthesized s) {
+    List<String> expected =
+        Arrays.stream(Route.values())
+            .filter(
+                r ->
+                    EnumSet.of(
+                            FunctionGroup.READ,
+                            FunctionGroup.WRITE,
+                            FunctionGroup.TOKEN,
+                            FunctionGroup.ADMIN)
+                        .contains(r.group()))
+            .map(Route::routeKey)
+            .toList();
+    List<String> routeKeys =
+        s.resources("AWS::ApiGatewayV2::Route").values().stream()
+            .map(r -> (String) map(r.get("Properties")).get("RouteKey"))
+            .toList();
+
+    assertThat(routeKeys).hasSize(expected.size()).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void eachRouteReachesTheLiveAliasOfItsGroupsFunction(Synthesized s) {
+    for (Map<String, Object> route : s.resources("AWS::ApiGatewayV2::Route").values()) {
+      Map<String, Object> properties = map(route.get("Properties"));
+      Route entry = Route.forRouteKey((String) properties.get("RouteKey")).orElseThrow();
+      String integration =
+          text(properties.get("Target")).replaceAll(".*Ref=([A-Za-z0-9]+).*", "$1");
+      Map<String, Object> integrationProperties = s.properties(integration);
+      assertThat(integrationProperties.get("PayloadFormatVersion")).isEqualTo("2.0");
+      String alias = ref(integrationProperties.get("IntegrationUri"));
+      Map<String, Object> aliasProperties = s.properties(alias);
+
+      assertThat(aliasProperties.get("Name")).isEqualTo("live");
+      assertThat(ref(aliasProperties.get("FunctionName")))
+          .as("%s", entry.routeKey())
+          .isEqualTo(s.function(Group.serving(entry.group())));
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void httpFunctionsRunSnapStartVersionsBehindTheirAliasTheOthersDoNot(Synthesized s) {
+    for (Group group : Group.values()) {
+      String function = s.function(group);
+      Map<String, Object> properties = s.properties(function);
+      assertThat(properties.get("Runtime")).isEqualTo("java25");
+      assertThat(properties.get("Handler")).isEqualTo(group.handler());
+      if (group.servesApi()) {
+        assertThat(map(properties.get("SnapStart")).get("ApplyOn")).isEqualTo("PublishedVersions");
+        Map<String, Object> alias = aliasOf(s, function);
+        String version = getAtt(alias.get("FunctionVersion"));
+        assertThat(s.resource(version).get("Type")).isEqualTo("AWS::Lambda::Version");
+        assertThat(ref(s.properties(version).get("FunctionName"))).isEqualTo(function);
+      } else {
+        assertThat(properties).doesNotContainKey("SnapStart");
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void aKeepAliveScheduleInvokesEverySnapStartAlias(Synthesized s) {
+    Set<String> aliases =
+        Arrays.stream(Group.values())
+            .filter(Group::servesApi)
+            .map(g -> aliasId(s, s.function(g)))
+            .collect(Collectors.toSet());
+    Map<String, Object> rule =
+        s.resources("AWS::Events::Rule").values().stream()
+            .map(r -> map(r.get("Properties")))
+            .filter(p -> text(p.get("ScheduleExpression")).contains("days"))
+            .findFirst()
+            .orElseThrow();
+    Set<String> targets =
+        list(rule.get("Targets")).stream()
+            .map(t -> ref(map(t).get("Arn")))
+            .collect(Collectors.toSet());
+
+    assertThat(rule.get("ScheduleExpression")).isEqualTo("rate(4 days)");
+    assertThat(targets).isEqualTo(aliases);
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void readCannotTouchObjectsWriteOnlyMetadataAndOnlyPurgeDeletesBroadly(Synthesized s) {
+    assertThat(s.statements(s.role(Group.READ)))
+        .noneMatch(st -> strings(st.get("Action")).stream().anyMatch(a -> a.startsWith("s3:")));
+    for (Group group : Group.values()) {
+      List<Map<String, Object>> deletes = s.allowing(s.role(group), "s3:DeleteObject");
+      switch (group) {
+        case PURGE ->
+            assertThat(deletes)
+                .singleElement()
+                .satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*]]}"));
+        case WRITE -> {
+          assertThat(deletes)
+              .singleElement()
+              .satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*/metadata/*]]}"));
+          assertThat(s.allowing(s.role(group), "s3:PutObject"))
+              .singleElement()
+              .satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*/metadata/*]]}"));
+        }
+        default -> {
+          assertThat(deletes).as("%s deletes nothing", group).isEmpty();
+          assertThat(s.allowing(s.role(group), "s3:PutObject"))
+              .as("%s writes nothing", group)
+              .isEmpty();
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void onlyTheTokenFunctionReadsTheSigningKey(Synthesized s) {
+    String secret =
+        s.resources("AWS::SecretsManager::Secret").entrySet().stream()
+            .filter(e -> e.getKey().startsWith("TokenSigningKey"))
+            .map(Map.Entry::getKey)
+            .findFirst()
+            .orElseThrow();
+    for (Group group : Group.values()) {
+      boolean reads =
+          s.allowing(s.role(group), "secretsmanager:GetSecretValue").stream()
+              .anyMatch(st -> secret.equals(ref(st.get("Resource"))));
+      assertThat(reads).as("%s reads the signing key", group).isEqualTo(group == Group.TOKEN);
+    }
+    assertThat(s.environment(s.function(Group.TOKEN)).get(EnvVars.TOKEN_SIGNING_SECRET_ARN))
+        .isEqualTo(Map.of("Ref", secret));
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void onlyTheFunctionsThatQueuePurgesMaySendAndOnlyReadAndWriteMayAssumeTheVendingRole(
+      Synthesized s) {
+    Set<Group> senders = EnumSet.noneOf(Group.class);
+    Set<Group> assumers = EnumSet.noneOf(Group.class);
+    for (Group group : Group.values()) {
+      if (!s.allowing(s.role(group), "sqs:SendMessage").isEmpty()) {
+        senders.add(group);
+      }
+      if (!s.allowing(s.role(group), "sts:AssumeRole").isEmpty()) {
+        assumers.add(group);
+      }
+    }
+    assertThat(senders).containsExactlyInAnyOrder(Group.WRITE, Group.PURGE, Group.SWEEP);
+    assertThat(assumers).containsExactlyInAnyOrder(Group.READ, Group.WRITE);
+
+    String vending =
+        s.resources("AWS::IAM::Role").keySet().stream()
+            .filter(id -> id.startsWith("VendingRole"))
+            .findFirst()
+            .orElseThrow();
+    Set<String> trusted = new HashSet<>();
+    for (Object statement :
+        list(map(s.properties(vending).get("AssumeRolePolicyDocument")).get("Statement"))) {
+      assertThat(strings(map(statement).get("Action")))
+          .contains("sts:AssumeRole", "sts:TagSession");
+      trusted.add(getAtt(map(map(statement).get("Principal")).get("AWS")));
+    }
+    assertThat(trusted).containsExactlyInAnyOrder(s.role(Group.READ), s.role(Group.WRITE));
+    for (Group group : List.of(Group.READ, Group.WRITE)) {
+      assertThat(s.environment(s.function(group)).get(EnvVars.VENDING_ROLE_ARN))
+          .isEqualTo(Map.of("Fn::GetAtt", List.of(vending, "Arn")));
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void thePurgeQueueOutwaitsSixPurgeTimeoutsAndGivesUpToTheDeadLetterQueue(Synthesized s) {
+    int timeout = ((Number) s.properties(s.function(Group.PURGE)).get("Timeout")).intValue();
+    Map<String, Object> queue = null;
+    String deadLetters = null;
+    for (Map.Entry<String, Map<String, Object>> q : s.resources("AWS::SQS::Queue").entrySet()) {
+      Map<String, Object> properties = map(q.getValue().get("Properties"));
+      if (properties.containsKey("RedrivePolicy")) {
+        queue = properties;
+      } else {
+        deadLetters = q.getKey();
+      }
+    }
+    assertThat(queue).isNotNull();
+    assertThat(((Number) queue.get("VisibilityTimeout")).intValue())
+        .isGreaterThanOrEqualTo(6 * timeout);
+    Map<String, Object> redrive = map(queue.get("RedrivePolicy"));
+    assertThat(redrive.get("maxReceiveCount")).isEqualTo(5);
+    assertThat(getAtt(redrive.get("deadLetterTargetArn"))).isEqualTo(deadLetters);
+    assertThat(s.environment(s.function(Group.PURGE)).get(EnvVars.PURGE_MAX_RECEIVES))
+        .isEqualTo("5");
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void thePurgeFunctionReportsBatchItemFailuresWithBoundedConcurrency(Synthesized s) {
+    Map<String, Object> mapping =
+        map(
+            s.resources("AWS::Lambda::EventSourceMapping")
+                .values()
+                .iterator()
+                .next()
+                .get("Properties"));
+
+    assertThat(ref(mapping.get("FunctionName"))).isEqualTo(s.function(Group.PURGE));
+    assertThat(list(mapping.get("FunctionResponseTypes")))
+        .containsExactly("ReportBatchItemFailures");
+    assertThat(map(mapping.get("ScalingConfig")).get("MaximumConcurrency")).isEqualTo(5);
+    Map<String, Object> sweep =
+        s.resources("AWS::Events::Rule").values().stream()
+            .map(r -> map(r.get("Properties")))
+            .filter(
+                p ->
+                    s.function(Group.SWEEP)
+                        .equals(getAtt(map(list(p.get("Targets")).get(0)).get("Arn"))))
+            .findFirst()
+            .orElseThrow();
+    // the lean profile's sweep leaves the cluster paused most of the day
+    assertThat(sweep.get("ScheduleExpression"))
+        .isEqualTo(s.settings.lean() ? "rate(6 hours)" : "rate(5 minutes)");
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void alarmsWatchTheDeadLetterQueueEveryFunctionAndApi5xxAndNotifyTheTopic(Synthesized s) {
+    List<Map<String, Object>> alarms =
+        s.resources("AWS::CloudWatch::Alarm").values().stream()
+            .map(a -> map(a.get("Properties")))
+            .toList();
+    assertThat(alarms)
+        .allSatisfy(a -> assertThat(text(a.get("AlarmActions"))).contains("MonitoringAlarms"));
+    assertThat(alarms)
+        .anySatisfy(
+            a -> {
+              assertThat(a.get("MetricName")).isEqualTo("ApproximateNumberOfMessagesVisible");
+              assertThat(a.get("Threshold")).isEqualTo(0);
+              assertThat(a.get("ComparisonOperator")).isEqualTo("GreaterThanThreshold");
+              assertThat(text(a.get("Dimensions"))).contains("PurgeQueuesDeadLetters");
+            });
+    Set<String> watched =
+        alarms.stream()
+            .filter(
+                a ->
+                    "Errors".equals(a.get("MetricName")) && "AWS/Lambda".equals(a.get("Namespace")))
+            .map(a -> ref(map(list(a.get("Dimensions")).get(0)).get("Value")))
+            .collect(Collectors.toSet());
+    assertThat(watched)
+        .isEqualTo(Arrays.stream(Group.values()).map(s::function).collect(Collectors.toSet()));
+    assertThat(alarms).anySatisfy(a -> assertThat(a.get("MetricName")).isEqualTo("5xx"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void migrationsRunThroughTheMigrateFunctionBeforeAnyAliasOrTheStageMoves(Synthesized s) {
+    Map.Entry<String, Map<String, Object>> migrations =
+        s.resources(PuddleStack.MIGRATIONS_TYPE).entrySet().iterator().next();
+    Map<String, Object> properties = map(migrations.getValue().get("Properties"));
+    assertThat(getAtt(properties.get("ServiceToken"))).isEqualTo(s.function(Group.MIGRATE));
+    assertThat((String) properties.get("Artifact")).matches("[0-9a-f]{64}");
+
+    for (Map<String, Object> alias : s.resources("AWS::Lambda::Alias").values()) {
+      assertThat(list(alias.get("DependsOn"))).contains(migrations.getKey());
+    }
+    for (Map<String, Object> stage : s.resources("AWS::ApiGatewayV2::Stage").values()) {
+      assertThat(list(stage.get("DependsOn"))).contains(migrations.getKey());
+    }
+    assertThat(s.environment(s.function(Group.MIGRATE)).get(EnvVars.WAREHOUSE_LOCATION))
+        .asString()
+        .contains("s3://");
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void theWarehouseBucketIsEncryptedPrivateAndTlsOnly(Synthesized s) {
+    Map<String, Object> bucket =
+        map(s.resources("AWS::S3::Bucket").values().iterator().next().get("Properties"));
+    assertThat(text(bucket.get("BucketEncryption"))).contains("AES256");
+    assertThat(map(bucket.get("PublicAccessBlockConfiguration")))
+        .containsEntry("BlockPublicAcls", true)
+        .containsEntry("BlockPublicPolicy", true)
+        .containsEntry("IgnorePublicAcls", true)
+        .containsEntry("RestrictPublicBuckets", true);
+    String policy = text(s.resources("AWS::S3::BucketPolicy").values().iterator().next());
+    assertThat(policy).contains("aws:SecureTransport=false").contains("Effect=Deny");
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void theStageThrottlesAndLogsAccessInJsonWithoutHeaders(Synthesized s) {
+    Map<String, Object> stage =
+        map(s.resources("AWS::ApiGatewayV2::Stage").values().iterator().next().get("Properties"));
+    Map<String, Object> throttling = map(stage.get("DefaultRouteSettings"));
+    assertThat(throttling)
+        .containsEntry("ThrottlingRateLimit", 200)
+        .containsEntry("ThrottlingBurstLimit", 400);
+    String format = (String) map(stage.get("AccessLogSettings")).get("Format");
+    assertThat(format)
+        .startsWith("{")
+        .contains("$context.requestId")
+        .doesNotContainIgnoringCase("header");
+  }
+
+  @Test
+  void leanFunctionsUseTheDataApiOutsideAnyVpcOnAClusterThatPausesAtZero() {
+    for (Group group : Group.values()) {
+      String function = lean.function(group);
+      assertThat(lean.properties(function)).doesNotContainKey("VpcConfig");
+      assertThat(lean.environment(function)).containsEntry(EnvVars.DB_MODE, "data-api");
+      assertThat(lean.allowing(lean.role(group), "rds-data:ExecuteStatement")).hasSize(1);
+      assertThat(lean.allowing(lean.role(group), "rds-db:connect")).isEmpty();
+    }
+    assertThat(lean.resources("AWS::RDS::DBProxy")).isEmpty();
+    Map<String, Object> cluster =
+        map(lean.resources("AWS::RDS::DBCluster").values().iterator().next().get("Properties"));
+    assertThat(cluster.get("EnableHttpEndpoint")).isEqualTo(true);
+    assertThat(map(cluster.get("ServerlessV2ScalingConfiguration")))
+        .containsEntry("MinCapacity", 0)
+        .containsEntry("SecondsUntilAutoPause", 300);
+    assertThat(cluster.get("EngineVersion")).asString().startsWith("17.");
+  }
+
+  @Test
+  void standardFunctionsConnectThroughAProxyRequiringTlsAndIamAuth() {
+    Map<String, Object> proxy =
+        map(standard.resources("AWS::RDS::DBProxy").values().iterator().next().get("Properties"));
+    assertThat(proxy.get("RequireTLS")).isEqualTo(true);
+    assertThat(map(list(proxy.get("Auth")).get(0)).get("IAMAuth")).isEqualTo("REQUIRED");
+    for (Group group : Group.values()) {
+      String function = standard.function(group);
+      assertThat(standard.properties(function)).containsKey("VpcConfig");
+      assertThat(standard.environment(function))
+          .containsEntry(EnvVars.DB_MODE, "jdbc")
+          .containsEntry(EnvVars.DB_AUTH, "iam")
+          .containsEntry(EnvVars.DB_USER, Metastore.USER);
+      assertThat(text(standard.environment(function).get(EnvVars.DB_URL)))
+          .contains("sslmode=verify-full");
+      assertThat(standard.allowing(standard.role(group), "rds-db:connect")).hasSize(1);
+      assertThat(standard.allowing(standard.role(group), "rds-data:ExecuteStatement")).isEmpty();
+    }
+    Map<String, Object> cluster =
+        map(standard.resources("AWS::RDS::DBCluster").values().iterator().next().get("Properties"));
+    assertThat(cluster).doesNotContainKey("EnableHttpEndpoint");
+    Set<String> endpoints =
+        standard.resources("AWS::EC2::VPCEndpoint").values().stream()
+            .map(e -> text(map(e.get("Properties")).get("ServiceName")))
+            .map(n -> n.replaceAll("[^a-z0-9.]", ""))
+            .map(n -> n.substring(n.lastIndexOf('.') + 1))
+            .collect(Collectors.toSet());
+    assertThat(endpoints).contains("s3", "sqs", "secretsmanager", "sts");
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void cdkNagFindsNothingUnsuppressed(Synthesized s) {
+    assertThat(s.nagErrors).isEmpty();
+    assertThat(s.nagWarnings).isEmpty();
+  }
+
+  private static Map<String, Object> aliasOf(Synthesized s, String function) {
+    return s.properties(aliasId(s, function));
+  }
+
+  private static String aliasId(Synthesized s, String function) {
+    return s.resources("AWS::Lambda::Alias").entrySet().stream()
+        .filter(e -> function.equals(ref(map(e.getValue().get("Properties")).get("FunctionName"))))
+        .map(Map.Entry::getKey)
+        .findFirst()
+        .orElseThrow();
+  }
+}
