@@ -29,8 +29,13 @@ public final class Principals implements ClientCredentials {
   private static final int MIN_SECRET_LENGTH = 8;
   private static final int MAX_SECRET_LENGTH = 512;
 
-  /** Hashed against for unknown client ids, so they take as long as a wrong secret. */
-  private static final SecretHash DECOY = SecretHash.of(SecretHash.randomHex(16));
+  /**
+   * Hashed against for unknown client ids, so they take as long as a wrong secret. Made on first
+   * use, not at class initialization, which would add a hash to every cold start.
+   */
+  private static final class Decoy {
+    private static final SecretHash HASH = SecretHash.of(SecretHash.randomHex(16));
+  }
 
   private final Database database;
 
@@ -202,7 +207,7 @@ public final class Principals implements ClientCredentials {
     }
     Optional<Stored> stored = database.read(connection -> find(connection, clientId));
     if (stored.isEmpty()) {
-      DECOY.matches(clientSecret);
+      Decoy.HASH.matches(clientSecret);
       return Optional.empty();
     }
     return stored.get().hash().matches(clientSecret)

@@ -22,12 +22,10 @@ public record SecretHash(String algorithm, int iterations, byte[] salt, byte[] h
 
   private static final int SALT_BYTES = 16;
   private static final int HASH_BITS = 256;
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   /** Hashes {@code secret} with a new salt and the current parameters. */
   public static SecretHash of(String secret) {
-    byte[] salt = new byte[SALT_BYTES];
-    RANDOM.nextBytes(salt);
+    byte[] salt = random(SALT_BYTES);
     return new SecretHash(
         PBKDF2_SHA256, ITERATIONS, salt, derive(PBKDF2_SHA256, ITERATIONS, salt, secret));
   }
@@ -39,9 +37,17 @@ public record SecretHash(String algorithm, int iterations, byte[] salt, byte[] h
 
   /** A random secret or identifier of {@code bytes} random bytes, in lower-case hex. */
   public static String randomHex(int bytes) {
+    return HexFormat.of().formatHex(random(bytes));
+  }
+
+  /**
+   * Random bytes from a generator made for the purpose: one kept in a static field would be
+   * captured in a SnapStart snapshot and replay the same bytes in every restored environment.
+   */
+  private static byte[] random(int bytes) {
     byte[] random = new byte[bytes];
-    RANDOM.nextBytes(random);
-    return HexFormat.of().formatHex(random);
+    new SecureRandom().nextBytes(random);
+    return random;
   }
 
   private static byte[] derive(String algorithm, int iterations, byte[] salt, String secret) {
