@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.access.RealmBootstrap;
 import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Migrations;
@@ -15,9 +16,12 @@ import java.util.Map;
 /**
  * The migration function (group {@code migrate}): the Lambda behind the CloudFormation custom
  * resource that brings the metastore schema up to date at deploy time, never on a cold start.
- * Create and Update run the migrations, which are idempotent and serialized by a lock; Delete
- * leaves the schema alone, so removing the stack never drops the catalog. CloudFormation always
- * gets an answer: SUCCESS with the number of scripts applied, or FAILED with the reason.
+ * Create and Update run the migrations, which are idempotent and serialized by a lock, then
+ * bootstrap the function's realm (its root principal, see {@link RealmBootstrap}) if that has not
+ * happened yet; Delete leaves the schema alone, so removing the stack never drops the catalog.
+ * CloudFormation always gets an answer: SUCCESS with the number of scripts applied and root's
+ * client id, or FAILED with the reason. A root secret generated here is never shown: set one with
+ * the management API's rotation.
  */
 public final class MigrationHandler implements RequestStreamHandler {
   /** The custom resource's physical id: the one schema of the metastore. */
@@ -28,31 +32,30 @@ public final class MigrationHandler implements RequestStreamHandler {
 
   /** Built in the execution environment's init phase. */
   private static final class FromEnvironment {
-    static final Database DATABASE = database(System.getenv());
+    static final MigrationHandler HANDLER = new MigrationHandler(System.getenv());
   }
 
   private final Database database;
+  private final String realm;
 
   public MigrationHandler() {
-    this(FromEnvironment.DATABASE);
+    this(FromEnvironment.HANDLER);
+  }
+
+  private MigrationHandler(MigrationHandler wired) {
+    this.database = wired.database;
+    this.realm = wired.realm;
   }
 
   /** A handler wired from the given environment variables, as Lambda would from its own. */
   public MigrationHandler(Map<String, String> environment) {
-    this(database(environment));
-  }
-
-  private MigrationHandler(Database database) {
-    this.database = database;
-  }
-
-  private static Database database(Map<String, String> variables) {
-    Environment env = new Environment(variables);
+    Environment env = new Environment(environment);
     if (env.group() != FunctionGroup.MIGRATE) {
       throw new IllegalStateException(
           "The migration handler serves the migrate group, not " + env.group());
     }
-    return new Database(env.connections(env.credentials()), 1);
+    this.database = new Database(env.connections(env.credentials()), 1);
+    this.realm = env.realm();
   }
 
   @Override
@@ -70,8 +73,11 @@ public final class MigrationHandler implements RequestStreamHandler {
     }
     try {
       int applied = Migrations.migrate(database);
+      RealmBootstrap.Result root = new RealmBootstrap(database).bootstrap(realm, null);
       return CustomResourceResponse.success(
-          event, PHYSICAL_ID, Map.of("AppliedScripts", Integer.toString(applied)));
+          event,
+          PHYSICAL_ID,
+          Map.of("AppliedScripts", Integer.toString(applied), "RootClientId", root.clientId()));
     } catch (RuntimeException e) {
       return CustomResourceResponse.failure(
           event, physicalId(event), e.getClass().getSimpleName() + ": " + e.getMessage());
