@@ -102,7 +102,8 @@ class AccessControlTest {
     assertThatThrownBy(() -> second.namespaceExists(NS2)).isInstanceOf(ForbiddenException.class);
     // the writer's table is unchanged by the reader's attempts
     orders.refresh();
-    assertThat(orders.currentSnapshot().snapshotId()).isEqualTo(seen.currentSnapshot().snapshotId());
+    assertThat(orders.currentSnapshot().snapshotId())
+        .isEqualTo(seen.currentSnapshot().snapshotId());
     assertThat(orders.properties()).doesNotContainKey("k");
   }
 
@@ -132,7 +133,8 @@ class AccessControlTest {
     writer.createTable(TableIdentifier.of(NS1, "payroll"), SCHEMA);
     String reader = principalWithCatalogRole();
     expect(
-        admin(Route.ADD_GRANT, grantPath(reader), grant("table", "ns1", "orders", "TABLE_READ_DATA")),
+        admin(
+            Route.ADD_GRANT, grantPath(reader), grant("table", "ns1", "orders", "TABLE_READ_DATA")),
         204);
 
     RESTCatalog second = engine(reader);
@@ -241,8 +243,10 @@ class AccessControlTest {
                 Route.LIST_NAMESPACES, Map.of("prefix", "no-such"), Map.of(), Map.of(), null));
     Response config =
         otherRoot.handle(
-            new Request(Route.GET_CONFIG, Map.of(), Map.of("warehouse", warehouse), Map.of(), null));
-    Response managed = otherRoot.handle(request(Route.GET_WAREHOUSE, Map.of("warehouse", warehouse), null));
+            new Request(
+                Route.GET_CONFIG, Map.of(), Map.of("warehouse", warehouse), Map.of(), null));
+    Response managed =
+        otherRoot.handle(request(Route.GET_WAREHOUSE, Map.of("warehouse", warehouse), null));
 
     expectError(theirs, 404, "NotFoundException");
     expectError(missing, 404, "NotFoundException");
@@ -250,7 +254,9 @@ class AccessControlTest {
         .isEqualTo(message(missing).replace("no-such", "X"));
     expectError(config, 404, "NotFoundException");
     expectError(managed, 404, "NotFoundException");
-    assertThat(body(otherRoot.handle(request(Route.LIST_WAREHOUSES, Map.of(), null))).get("warehouses"))
+    assertThat(
+            body(otherRoot.handle(request(Route.LIST_WAREHOUSES, Map.of(), null)))
+                .get("warehouses"))
         .isEmpty();
     assertThat(
             body(otherRoot.handle(request(Route.LIST_PRINCIPALS, Map.of(), null)))
@@ -374,7 +380,8 @@ class AccessControlTest {
     int principals = principalNames().size();
 
     expectError(admin(Route.CREATE_PRINCIPAL, Map.of(), "{not json"), 400, "BadRequestException");
-    expectError(admin(Route.CREATE_PRINCIPAL, Map.of(), "{\"principal\":{}}"), 400, "BadRequestException");
+    expectError(
+        admin(Route.CREATE_PRINCIPAL, Map.of(), "{\"principal\":{}}"), 400, "BadRequestException");
     expectError(
         admin(Route.CREATE_PRINCIPAL, Map.of(), "{\"principal\":{\"name\":\"a/b\"}}"),
         400,
@@ -385,7 +392,10 @@ class AccessControlTest {
         "AlreadyExistsException");
     expectError(
         admin(Route.GET_PRINCIPAL, Map.of("principal", "nobody"), null), 404, "NotFoundException");
-    expectError(admin(Route.DELETE_PRINCIPAL, Map.of("principal", "root"), null), 400, "BadRequestException");
+    expectError(
+        admin(Route.DELETE_PRINCIPAL, Map.of("principal", "root"), null),
+        400,
+        "BadRequestException");
     expectError(
         admin(Route.DELETE_PRINCIPAL_ROLE, Map.of("principalRole", "service_admin"), null),
         400,
@@ -398,11 +408,17 @@ class AccessControlTest {
         400,
         "BadRequestException");
     expectError(
-        admin(Route.CREATE_WAREHOUSE, Map.of(), "{\"name\":\"" + warehouse + "\",\"location\":\"s3://x/y\"}"),
+        admin(
+            Route.CREATE_WAREHOUSE,
+            Map.of(),
+            "{\"name\":\"" + warehouse + "\",\"location\":\"s3://x/y\"}"),
         409,
         "AlreadyExistsException");
     expectError(
-        admin(Route.CREATE_WAREHOUSE, Map.of(), "{\"name\":\"principals\",\"location\":\"s3://x/y\"}"),
+        admin(
+            Route.CREATE_WAREHOUSE,
+            Map.of(),
+            "{\"name\":\"principals\",\"location\":\"s3://x/y\"}"),
         400,
         "BadRequestException");
     expectError(
@@ -419,15 +435,24 @@ class AccessControlTest {
     writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
     // a namespace privilege cannot be granted on a table, a catalog privilege only on the catalog
     expectError(
-        admin(Route.ADD_GRANT, grantPath(reader), grant("table", "ns1", "orders", "NAMESPACE_CREATE")),
+        admin(
+            Route.ADD_GRANT,
+            grantPath(reader),
+            grant("table", "ns1", "orders", "NAMESPACE_CREATE")),
         400,
         "BadRequestException");
     expectError(
-        admin(Route.ADD_GRANT, grantPath(reader), grant("namespace", "ns1", null, "CATALOG_MANAGE_ACCESS")),
+        admin(
+            Route.ADD_GRANT,
+            grantPath(reader),
+            grant("namespace", "ns1", null, "CATALOG_MANAGE_ACCESS")),
         400,
         "BadRequestException");
     expectError(
-        admin(Route.ADD_GRANT, grantPath(reader), grant("catalog", null, null, "SERVICE_MANAGE_ACCESS")),
+        admin(
+            Route.ADD_GRANT,
+            grantPath(reader),
+            grant("catalog", null, null, "SERVICE_MANAGE_ACCESS")),
         400,
         "BadRequestException");
     expectError(
@@ -444,9 +469,7 @@ class AccessControlTest {
         "NotFoundException");
     expectError(
         admin(
-            Route.LIST_GRANTS,
-            Map.of("warehouse", warehouse, "catalogRole", "no-such-role"),
-            null),
+            Route.LIST_GRANTS, Map.of("warehouse", warehouse, "catalogRole", "no-such-role"), null),
         404,
         "NotFoundException");
     expectError(
@@ -470,7 +493,8 @@ class AccessControlTest {
     writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
     String reader = principalWithCatalogRole();
     expect(
-        admin(Route.ADD_GRANT, grantPath(reader), grant("table", "ns1", "orders", "TABLE_READ_DATA")),
+        admin(
+            Route.ADD_GRANT, grantPath(reader), grant("table", "ns1", "orders", "TABLE_READ_DATA")),
         204);
 
     writer.dropTable(TableIdentifier.of(NS1, "orders"), false);
@@ -484,14 +508,17 @@ class AccessControlTest {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * A new principal holding a new principal role holding a new catalog role of the warehouse,
-   * which holds {@code privilege} on {@code namespace}. Returns the principal's name; its roles
-   * are named after it.
+   * A new principal holding a new principal role holding a new catalog role of the warehouse, which
+   * holds {@code privilege} on {@code namespace}. Returns the principal's name; its roles are named
+   * after it.
    */
   private String readerOf(Namespace namespace, String privilege) {
     String name = principalWithCatalogRole();
     expect(
-        admin(Route.ADD_GRANT, grantPath(name), grant("namespace", namespace.level(0), null, privilege)),
+        admin(
+            Route.ADD_GRANT,
+            grantPath(name),
+            grant("namespace", namespace.level(0), null, privilege)),
         204);
     return name;
   }
@@ -500,7 +527,8 @@ class AccessControlTest {
   private String principalWithCatalogRole() {
     String name = "reader-" + NAMES.incrementAndGet();
     createPrincipal(name);
-    expect(admin(Route.CREATE_PRINCIPAL_ROLE, Map.of(), role("principalRole", name + "-role")), 201);
+    expect(
+        admin(Route.CREATE_PRINCIPAL_ROLE, Map.of(), role("principalRole", name + "-role")), 201);
     expect(
         admin(
             Route.ASSIGN_PRINCIPAL_ROLE,

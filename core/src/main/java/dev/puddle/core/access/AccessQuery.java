@@ -14,11 +14,11 @@ import java.util.Locale;
 import org.apache.iceberg.catalog.Namespace;
 
 /**
- * Reads a caller's access in one SQL statement: from the principal through its activated
- * principal roles (is one of them {@code service_admin}?) and on to the catalog roles of one
- * warehouse and every privilege they hold there, each with the path of its securable. Its cost
- * grows with the caller's grants in that warehouse, not with the warehouse's size. Nothing is
- * cached, so a revoked grant no longer counts on the next request.
+ * Reads a caller's access in one SQL statement: from the principal through its activated principal
+ * roles (is one of them {@code service_admin}?) and on to the catalog roles of one warehouse and
+ * every privilege they hold there, each with the path of its securable. Its cost grows with the
+ * caller's grants in that warehouse, not with the warehouse's size. Nothing is cached, so a revoked
+ * grant no longer counts on the next request.
  */
 public final class AccessQuery {
   private static final String ROLES =
@@ -60,8 +60,7 @@ public final class AccessQuery {
     return database.read(
         connection -> {
           try (PreparedStatement statement = connection.prepareStatement(SQL)) {
-            Array roles =
-                connection.createArrayOf("text", caller.roles().toArray(String[]::new));
+            Array roles = connection.createArrayOf("text", caller.roles().toArray(String[]::new));
             int i = 0;
             for (int part = 0; part < 2; part++) {
               statement.setString(++i, caller.realm());
@@ -76,8 +75,7 @@ public final class AccessQuery {
         });
   }
 
-  private static CallerAccess read(Caller caller, PreparedStatement statement)
-      throws SQLException {
+  private static CallerAccess read(Caller caller, PreparedStatement statement) throws SQLException {
     boolean serviceAdmin = false;
     boolean catalogRole = false;
     List<Grant> grants = new ArrayList<>();

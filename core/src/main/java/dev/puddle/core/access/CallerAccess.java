@@ -62,8 +62,7 @@ public record CallerAccess(
   /** Throws 403 unless the caller is service admin or holds CATALOG_MANAGE_ACCESS here. */
   public void requireManageAccess() {
     if (!serviceAdmin && !holds(Privilege.CATALOG_MANAGE_ACCESS, Securable.catalog())) {
-      throw forbidden(
-          Privilege.SERVICE_MANAGE_ACCESS + " or " + Privilege.CATALOG_MANAGE_ACCESS);
+      throw forbidden(Privilege.SERVICE_MANAGE_ACCESS + " or " + Privilege.CATALOG_MANAGE_ACCESS);
     }
   }
 

@@ -64,8 +64,8 @@ public final class PrincipalRoles {
   }
 
   /**
-   * Deletes a principal role with its assignments to principals and its catalog roles'
-   * assignments. The {@code service_admin} role cannot be deleted.
+   * Deletes a principal role with its assignments to principals and its catalog roles' assignments.
+   * The {@code service_admin} role cannot be deleted.
    */
   public void delete(String realm, String name) {
     if (name.equals(BuiltInRoles.SERVICE_ADMIN)) {

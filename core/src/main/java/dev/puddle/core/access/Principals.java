@@ -167,7 +167,8 @@ public final class Principals implements ClientCredentials {
   /** Gives the principal a new random secret under its client id; the old one stops working. */
   public PrincipalCredential rotate(String realm, String name) {
     String clientId = get(realm, name).clientId();
-    PrincipalCredential credential = new PrincipalCredential(clientId, newCredential().clientSecret());
+    PrincipalCredential credential =
+        new PrincipalCredential(clientId, newCredential().clientSecret());
     setCredential(realm, name, credential);
     return credential;
   }
@@ -218,8 +219,7 @@ public final class Principals implements ClientCredentials {
   /** The principal of a client id with its secret's hash. */
   private record Stored(PrincipalRef principal, SecretHash hash) {}
 
-  private static Optional<Stored> find(Connection connection, String clientId)
-      throws SQLException {
+  private static Optional<Stored> find(Connection connection, String clientId) throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
             "SELECT realm_id, name, secret_algorithm, secret_iterations, secret_salt, secret_hash"

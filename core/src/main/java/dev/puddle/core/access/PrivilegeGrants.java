@@ -20,8 +20,8 @@ import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
- * The privileges catalog roles hold on a warehouse's catalog, namespaces, tables and views. A
- * grant names its namespace or object by row id, so it follows renames and is dropped with it.
+ * The privileges catalog roles hold on a warehouse's catalog, namespaces, tables and views. A grant
+ * names its namespace or object by row id, so it follows renames and is dropped with it.
  */
 public final class PrivilegeGrants {
   private final Database database;
@@ -46,11 +46,7 @@ public final class PrivilegeGrants {
   }
 
   private static void insert(
-      Connection connection,
-      String realm,
-      long catalogRoleId,
-      Grant grant,
-      Target target)
+      Connection connection, String realm, long catalogRoleId, Grant grant, Target target)
       throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
@@ -109,7 +105,8 @@ public final class PrivilegeGrants {
             List<Grant> result = new ArrayList<>();
             try (ResultSet rs = statement.executeQuery()) {
               while (rs.next()) {
-                Securable.Kind kind = Securable.Kind.valueOf(rs.getString(2).toUpperCase(Locale.ROOT));
+                Securable.Kind kind =
+                    Securable.Kind.valueOf(rs.getString(2).toUpperCase(Locale.ROOT));
                 Securable securable =
                     kind == Securable.Kind.CATALOG
                         ? Securable.catalog()

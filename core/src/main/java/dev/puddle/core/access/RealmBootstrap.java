@@ -12,8 +12,8 @@ import org.apache.iceberg.exceptions.NotFoundException;
  * Bootstraps a realm as Apache Polaris does: the realm, its {@code service_admin} principal role
  * and its {@code root} principal holding it, with a client credential; {@code service_admin}
  * receives the {@code catalog_admin} role of every warehouse the realm already has. Running it
- * again changes nothing, except that a credential given that is not root's current one replaces
- * it (a rotation).
+ * again changes nothing, except that a credential given that is not root's current one replaces it
+ * (a rotation).
  */
 public final class RealmBootstrap {
   /** What bootstrapping did. */
@@ -27,8 +27,8 @@ public final class RealmBootstrap {
   }
 
   /**
-   * The result: root's client id, and its secret when it was generated just now (the one moment
-   * it can be shown; null otherwise).
+   * The result: root's client id, and its secret when it was generated just now (the one moment it
+   * can be shown; null otherwise).
    */
   public record Result(Outcome outcome, String clientId, String generatedSecret) {
     /** Never prints the secret. */
@@ -47,8 +47,8 @@ public final class RealmBootstrap {
   }
 
   /**
-   * Bootstraps {@code realm}; {@code credential}, if not null, is the root credential to have
-   * (else one is generated when root is created).
+   * Bootstraps {@code realm}; {@code credential}, if not null, is the root credential to have (else
+   * one is generated when root is created).
    */
   public Result bootstrap(String realm, PrincipalCredential credential) {
     if (credential != null) {
@@ -79,7 +79,9 @@ public final class RealmBootstrap {
         principals.create(realm, Principals.ROOT, Map.of(), created);
         grantAdminRoles(realm, true);
         return new Result(
-            Outcome.CREATED, created.clientId(), credential == null ? created.clientSecret() : null);
+            Outcome.CREATED,
+            created.clientId(),
+            credential == null ? created.clientSecret() : null);
       } catch (AlreadyExistsException e) {
         // another process bootstrapped the realm at the same moment, or the client id is taken
         root = findRoot(realm);
@@ -115,8 +117,8 @@ public final class RealmBootstrap {
 
   /**
    * Root holds service_admin; when the realm is new, service_admin also receives the catalog_admin
-   * of every warehouse created before it (later ones get it at their creation). Not on later
-   * runs: an administrator may have revoked one on purpose.
+   * of every warehouse created before it (later ones get it at their creation). Not on later runs:
+   * an administrator may have revoked one on purpose.
    */
   private void grantAdminRoles(String realm, boolean catalogAdmins) {
     database.transaction(

@@ -70,8 +70,8 @@ public enum Privilege {
   }
 
   /**
-   * Whether holding {@code held} grants this privilege: it is this privilege, or one Polaris
-   * lets subsume it (its {@code PolarisAuthorizerImpl} super-privileges).
+   * Whether holding {@code held} grants this privilege: it is this privilege, or one Polaris lets
+   * subsume it (its {@code PolarisAuthorizerImpl} super-privileges).
    */
   public boolean isGrantedBy(Privilege held) {
     return held == this || Implications.SUPER.getOrDefault(this, Set.of()).contains(held);
@@ -91,11 +91,7 @@ public enum Privilege {
           NAMESPACE_FULL_METADATA,
           NAMESPACE_READ_PROPERTIES,
           NAMESPACE_WRITE_PROPERTIES);
-      put(
-          NAMESPACE_READ_PROPERTIES,
-          manage,
-          NAMESPACE_FULL_METADATA,
-          NAMESPACE_WRITE_PROPERTIES);
+      put(NAMESPACE_READ_PROPERTIES, manage, NAMESPACE_FULL_METADATA, NAMESPACE_WRITE_PROPERTIES);
       put(NAMESPACE_WRITE_PROPERTIES, manage, NAMESPACE_FULL_METADATA);
       put(NAMESPACE_FULL_METADATA, manage);
 

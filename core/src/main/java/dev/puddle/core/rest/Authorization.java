@@ -15,10 +15,10 @@ import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 /**
  * Which privilege each catalog request needs, and on what, as Apache Polaris decides it: the
  * route's privilege ({@link Route#privilege()}) on the securable its path names: the catalog for
- * catalog-wide routes, the parent namespace for creates, the object for everything else.
- * Listings and existence checks need only that the caller may see what they address, and show
- * only what it may see. Requests whose privilege depends on their body are checked by their
- * endpoint, once parsed, through the methods below.
+ * catalog-wide routes, the parent namespace for creates, the object for everything else. Listings
+ * and existence checks need only that the caller may see what they address, and show only what it
+ * may see. Requests whose privilege depends on their body are checked by their endpoint, once
+ * parsed, through the methods below.
  */
 final class Authorization {
   private Authorization() {}
@@ -42,11 +42,13 @@ final class Authorization {
           access.require(route.privilege(), Securable.namespace(scope.namespace()));
       case CREATE_TABLE, REGISTER_TABLE, CREATE_VIEW, REGISTER_VIEW ->
           access.require(route.privilege(), Securable.namespace(scope.namespace()));
-      case LOAD_TABLE, TABLE_EXISTS -> access.require(route.privilege(), Securable.table(scope.table()));
+      case LOAD_TABLE, TABLE_EXISTS ->
+          access.require(route.privilege(), Securable.table(scope.table()));
       case DROP_TABLE -> {
         Securable table = Securable.table(scope.table());
         access.require(route.privilege(), table);
-        if (Boolean.parseBoolean(scope.request().queryParameter("purgeRequested").orElse("false"))) {
+        if (Boolean.parseBoolean(
+            scope.request().queryParameter("purgeRequested").orElse("false"))) {
           // a purge deletes the table's data files
           access.require(Privilege.TABLE_WRITE_DATA, table);
         }
@@ -68,21 +70,22 @@ final class Authorization {
 
   /** {@code createNamespace}: NAMESPACE_CREATE on the parent (the catalog for a top level one). */
   static void createNamespace(Scope scope, Namespace namespace) {
-    Namespace parent =
-        Namespace.of(Arrays.copyOf(namespace.levels(), namespace.length() - 1));
+    Namespace parent = Namespace.of(Arrays.copyOf(namespace.levels(), namespace.length() - 1));
     scope.access().require(Route.CREATE_NAMESPACE.privilege(), Securable.namespace(parent));
   }
 
   /**
-   * A table commit: TABLE_CREATE on the namespace when it completes a staged create, TABLE_WRITE_DATA
-   * when it changes snapshots, else TABLE_WRITE_PROPERTIES (the route's privilege).
+   * A table commit: TABLE_CREATE on the namespace when it completes a staged create,
+   * TABLE_WRITE_DATA when it changes snapshots, else TABLE_WRITE_PROPERTIES (the route's
+   * privilege).
    */
   static void commit(
       Scope scope,
       TableIdentifier table,
       List<UpdateRequirement> requirements,
       List<MetadataUpdate> updates) {
-    if (requirements.stream().anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
+    if (requirements.stream()
+        .anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
       scope.access().require(Privilege.TABLE_CREATE, Securable.namespace(table.namespace()));
       return;
     }
@@ -94,7 +97,9 @@ final class Authorization {
             Securable.table(table));
   }
 
-  /** A rename: the route's privilege (TABLE_DROP, VIEW_DROP) on the source, create on the target. */
+  /**
+   * A rename: the route's privilege (TABLE_DROP, VIEW_DROP) on the source, create on the target.
+   */
   static void rename(Scope scope, TableIdentifier source, TableIdentifier destination) {
     boolean view = scope.request().route() == Route.RENAME_VIEW;
     scope

@@ -81,7 +81,8 @@ final class ManagementEndpoints {
       }
       case CREATE_PRINCIPAL -> {
         serviceAdmin(caller);
-        JsonNode principal = ManagementJson.object(ManagementJson.body(request.body()), "principal");
+        JsonNode principal =
+            ManagementJson.object(ManagementJson.body(request.body()), "principal");
         String name = ManagementJson.text(principal, "name");
         PrincipalCredential credential =
             principals.create(realm, name, ManagementJson.properties(principal, "properties"));
@@ -91,8 +92,7 @@ final class ManagementEndpoints {
         serviceAdmin(caller);
         yield Response.json(
             200,
-            ManagementJson.json(principals.get(realm, parameter(request, "principal")))
-                .toString());
+            ManagementJson.json(principals.get(realm, parameter(request, "principal"))).toString());
       }
       case DELETE_PRINCIPAL -> {
         serviceAdmin(caller);
@@ -107,8 +107,7 @@ final class ManagementEndpoints {
       }
       case ASSIGN_PRINCIPAL_ROLE -> {
         serviceAdmin(caller);
-        JsonNode role =
-            ManagementJson.object(ManagementJson.body(request.body()), "principalRole");
+        JsonNode role = ManagementJson.object(ManagementJson.body(request.body()), "principalRole");
         principalRoles.assign(
             realm, parameter(request, "principal"), ManagementJson.text(role, "name"));
         yield Response.noContent();
@@ -126,10 +125,10 @@ final class ManagementEndpoints {
       }
       case CREATE_PRINCIPAL_ROLE -> {
         serviceAdmin(caller);
-        JsonNode role =
-            ManagementJson.object(ManagementJson.body(request.body()), "principalRole");
+        JsonNode role = ManagementJson.object(ManagementJson.body(request.body()), "principalRole");
         Role created =
-            new Role(ManagementJson.text(role, "name"), ManagementJson.properties(role, "properties"));
+            new Role(
+                ManagementJson.text(role, "name"), ManagementJson.properties(role, "properties"));
         principalRoles.create(realm, created.name(), created.properties());
         yield Response.json(201, ManagementJson.json(created).toString());
       }
@@ -160,7 +159,8 @@ final class ManagementEndpoints {
         Warehouse warehouse = managedWarehouse(request, caller);
         JsonNode role = ManagementJson.object(ManagementJson.body(request.body()), "catalogRole");
         Role created =
-            new Role(ManagementJson.text(role, "name"), ManagementJson.properties(role, "properties"));
+            new Role(
+                ManagementJson.text(role, "name"), ManagementJson.properties(role, "properties"));
         catalogRoles.create(warehouse, created.name(), created.properties());
         yield Response.json(201, ManagementJson.json(created).toString());
       }

@@ -23,9 +23,9 @@ import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
  * The JSON of the management API, in the shapes of Apache Polaris's management API: entities
- * wrapped in their kind ({@code {"principal":{...}}}), lists under a plural key, grants as
- * {@code {"type":"table","namespace":[...],"tableName":"t","privilege":"TABLE_READ_DATA"}}. A
- * body that does not have the expected shape is a 400.
+ * wrapped in their kind ({@code {"principal":{...}}}), lists under a plural key, grants as {@code
+ * {"type":"table","namespace":[...],"tableName":"t","privilege":"TABLE_READ_DATA"}}. A body that
+ * does not have the expected shape is a 400.
  */
 final class ManagementJson {
   private ManagementJson() {}
@@ -104,8 +104,10 @@ final class ManagementJson {
             }
             yield Securable.namespace(namespace);
           }
-          case "table" -> Securable.table(TableIdentifier.of(namespace(grant), text(grant, "tableName")));
-          case "view" -> Securable.view(TableIdentifier.of(namespace(grant), text(grant, "viewName")));
+          case "table" ->
+              Securable.table(TableIdentifier.of(namespace(grant), text(grant, "tableName")));
+          case "view" ->
+              Securable.view(TableIdentifier.of(namespace(grant), text(grant, "viewName")));
           default ->
               throw new BadRequestException(
                   "Invalid grant type %s: use catalog, namespace, table or view", type);

@@ -18,10 +18,12 @@ record Scope(Warehouse warehouse, PuddleCatalog catalog, Request request, Caller
   }
 
   TableIdentifier table() {
-    return TableIdentifier.of(namespace(), Names.segment(request.pathParameter("table").orElseThrow()));
+    return TableIdentifier.of(
+        namespace(), Names.segment(request.pathParameter("table").orElseThrow()));
   }
 
   TableIdentifier view() {
-    return TableIdentifier.of(namespace(), Names.segment(request.pathParameter("view").orElseThrow()));
+    return TableIdentifier.of(
+        namespace(), Names.segment(request.pathParameter("view").orElseThrow()));
   }
 }
