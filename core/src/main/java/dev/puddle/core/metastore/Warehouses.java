@@ -18,8 +18,9 @@ import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
- * The warehouses of each realm: created, listed, deleted, and looked up by realm and name. Lookups are cached for a short time per execution
- * environment, which is safe to lose: a warehouse's id and location never change.
+ * The warehouses of each realm: created, listed, deleted, and looked up by realm and name. Lookups
+ * are cached for a short time per execution environment, which is safe to lose: a warehouse's id
+ * and location never change.
  */
 public final class Warehouses {
   private static final Duration CACHE_TTL = Duration.ofSeconds(60);

@@ -29,7 +29,11 @@ final class NamespaceEndpoints {
     Paging paging = Paging.of(scope.request());
     Page<Namespace> page =
         Page.fetch(
-            token -> visible(scope, parent, namespaces.list(scope.warehouse(), parent, token, paging.pageSize())),
+            token ->
+                visible(
+                    scope,
+                    parent,
+                    namespaces.list(scope.warehouse(), parent, token, paging.pageSize())),
             paging.pageToken(),
             paging.paginated());
     return Response.json(
@@ -103,7 +107,10 @@ final class NamespaceEndpoints {
     request.validate();
     PropertiesUpdate result =
         namespaces.updateProperties(
-            scope.warehouse(), scope.namespace(), request.updates(), Set.copyOf(request.removals()));
+            scope.warehouse(),
+            scope.namespace(),
+            request.updates(),
+            Set.copyOf(request.removals()));
     return Response.json(
         200,
         RestJson.write(
