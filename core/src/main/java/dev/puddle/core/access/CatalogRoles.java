@@ -125,6 +125,8 @@ public final class CatalogRoles {
       statement.setLong(2, principalRoleId);
       statement.setLong(3, catalogRoleId);
       statement.executeUpdate();
+    } catch (SQLException e) {
+      throw EntityNames.orGone(e, "Principal role or catalog role");
     }
   }
 

@@ -78,6 +78,17 @@ final class EntityNames {
     }
   }
 
+  /**
+   * What a foreign key violation means to a grant whose parts were looked up moments ago: one of
+   * them was deleted concurrently, so it no longer exists (404); anything else is unexpected.
+   */
+  static SQLException orGone(SQLException e, String what) {
+    if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
+      throw new NotFoundException("%s was deleted concurrently", what);
+    }
+    return e;
+  }
+
   /** Whether {@code e} is the unique violation of an insert of an existing name. */
   static boolean duplicate(SQLException e) {
     return SqlErrors.is(e, SqlErrors.UNIQUE_VIOLATION);

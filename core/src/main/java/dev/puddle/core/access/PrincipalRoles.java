@@ -100,6 +100,8 @@ public final class PrincipalRoles {
             statement.setLong(2, principalId);
             statement.setLong(3, roleId);
             statement.executeUpdate();
+          } catch (SQLException e) {
+            throw EntityNames.orGone(e, "Principal or principal role");
           }
           return null;
         });

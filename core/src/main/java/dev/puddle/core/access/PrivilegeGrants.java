@@ -59,6 +59,8 @@ public final class PrivilegeGrants {
       bindTarget(statement, 4, target);
       statement.setString(6, grant.privilege().name());
       statement.executeUpdate();
+    } catch (SQLException e) {
+      throw EntityNames.orGone(e, "The catalog role or " + grant.securable());
     }
   }
 
