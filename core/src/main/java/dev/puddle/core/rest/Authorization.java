@@ -98,6 +98,14 @@ final class Authorization {
   }
 
   /**
+   * A registration that overwrites an existing table replaces its metadata, snapshots included:
+   * TABLE_WRITE_DATA on it, besides the route's TABLE_CREATE on the namespace.
+   */
+  static void overwrite(Scope scope, TableIdentifier table) {
+    scope.access().require(Privilege.TABLE_WRITE_DATA, Securable.table(table));
+  }
+
+  /**
    * A rename: the route's privilege (TABLE_DROP, VIEW_DROP) on the source, create on the target.
    */
   static void rename(Scope scope, TableIdentifier source, TableIdentifier destination) {

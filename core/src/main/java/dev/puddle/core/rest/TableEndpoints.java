@@ -96,6 +96,9 @@ final class TableEndpoints {
         RestJson.read(scope.request().body(), RegisterTableRequest.class);
     request.validate();
     Names.checkCreatable(TableIdentifier.of(scope.namespace(), request.name()));
+    if (request.overwrite()) {
+      Authorization.overwrite(scope, TableIdentifier.of(scope.namespace(), request.name()));
+    }
     return tableResponse(
         CatalogHandlers.registerTable(scope.catalog(), scope.namespace(), request), SNAPSHOTS_ALL);
   }
