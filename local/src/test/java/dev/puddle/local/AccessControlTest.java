@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -159,6 +160,39 @@ class AccessControlTest {
     assertThat(writer.loadTable(TableIdentifier.of(NS1, "orders")).properties())
         .containsEntry("owner", "sales");
     assertThatThrownBy(() -> append(table)).isInstanceOf(ForbiddenException.class);
+  }
+
+  @Test
+  void registeringOverATableNeedsItsDataPrivilege() {
+    RESTCatalog writer = engine(Principals.ROOT);
+    writer.createNamespace(NS1);
+    Table orders = writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
+    String metadata = ((HasTableOperations) orders).operations().current().metadataFileLocation();
+    String creator = readerOf(NS1, "TABLE_CREATE");
+    CatalogApi api = api(Caller.withAllRoles(LocalTwin.REALM, creator));
+
+    Response overwrite = api.handle(register("orders", metadata, true));
+    Response copy = api.handle(register("orders_copy", metadata, false));
+
+    expectError(overwrite, 403, "ForbiddenException");
+    expect(copy, 200);
+    assertThat(writer.loadTable(TableIdentifier.of(NS1, "orders")).uuid())
+        .isEqualTo(orders.uuid());
+  }
+
+  private Request register(String name, String metadataLocation, boolean overwrite) {
+    return new Request(
+        Route.REGISTER_TABLE,
+        Map.of("prefix", warehouse, "namespace", "ns1"),
+        Map.of(),
+        Map.of(),
+        "{\"name\":\""
+            + name
+            + "\",\"metadata-location\":\""
+            + metadataLocation
+            + "\",\"overwrite\":"
+            + overwrite
+            + "}");
   }
 
   @Test
