@@ -176,8 +176,7 @@ class AccessControlTest {
 
     expectError(overwrite, 403, "ForbiddenException");
     expect(copy, 200);
-    assertThat(writer.loadTable(TableIdentifier.of(NS1, "orders")).uuid())
-        .isEqualTo(orders.uuid());
+    assertThat(writer.loadTable(TableIdentifier.of(NS1, "orders")).uuid()).isEqualTo(orders.uuid());
   }
 
   private Request register(String name, String metadataLocation, boolean overwrite) {
