@@ -455,6 +455,10 @@ class AccessControlTest {
         400,
         "BadRequestException");
     expectError(
+        admin(Route.CREATE_WAREHOUSE, Map.of(), "{\"name\":\"nowhere\",\"location\":\"nowhere\"}"),
+        400,
+        "BadRequestException");
+    expectError(
         admin(
             Route.ASSIGN_PRINCIPAL_ROLE,
             Map.of("principal", name),
@@ -511,6 +515,11 @@ class AccessControlTest {
         "NamespaceNotEmptyException");
 
     assertThat(principalNames()).hasSize(principals + 1);
+    assertThat(
+            body(admin(Route.LIST_WAREHOUSES, Map.of(), null))
+                .get("warehouses")
+                .findValuesAsText("name"))
+        .doesNotContain("nowhere", "principals");
     assertThat(body(admin(Route.LIST_GRANTS, grantPath(reader), null)).get("grants")).isEmpty();
     CatalogApi readerApi = api(Caller.withAllRoles(LocalTwin.REALM, reader));
     expectError(

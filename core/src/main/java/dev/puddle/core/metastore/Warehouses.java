@@ -1,5 +1,7 @@
 package dev.puddle.core.metastore;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -99,8 +101,9 @@ public final class Warehouses {
    */
   public Warehouse create(String realm, String name, String location, Map<String, String> props) {
     checkName(name);
-    if (location == null || location.isBlank()) {
-      throw new BadRequestException("Invalid warehouse %s: missing location", name);
+    if (!isStorageLocation(location)) {
+      throw new BadRequestException(
+          "Invalid location of warehouse %s: expected a URI such as s3://bucket/prefix", name);
     }
     database.transaction(
         connection -> {
@@ -190,6 +193,16 @@ public final class Warehouses {
           return null;
         });
     cache.remove(realm + '\u0000' + name);
+  }
+
+  /** Whether {@code location} names a place in an object store: a scheme and a bucket. */
+  private static boolean isStorageLocation(String location) {
+    try {
+      URI uri = new URI(location.strip());
+      return uri.getScheme() != null && uri.getAuthority() != null;
+    } catch (URISyntaxException e) {
+      return false;
+    }
   }
 
   private static void checkName(String name) {
