@@ -195,6 +195,26 @@ class AccessControlTest {
   }
 
   @Test
+  void anIdempotencyKeyReplaysOnlyToThePrincipalThatUsedIt() {
+    String other = principalWithCatalogRole();
+    Request create =
+        new Request(
+            Route.CREATE_NAMESPACE,
+            Map.of("prefix", warehouse),
+            Map.of(),
+            Map.of(
+                "idempotency-key",
+                "0190b6f4-1111-7000-8000-" + String.format("%012d", NAMES.incrementAndGet())),
+            "{\"namespace\":[\"ns1\"]}");
+    CatalogApi rootWithKeys = api(Caller.withAllRoles(LocalTwin.REALM, Principals.ROOT), true);
+    CatalogApi otherWithKeys = api(Caller.withAllRoles(LocalTwin.REALM, other), true);
+
+    expect(rootWithKeys.handle(create), 200);
+    expect(rootWithKeys.handle(create), 200);
+    expectError(otherWithKeys.handle(create), 422, "UnprocessableEntityException");
+  }
+
+  @Test
   void aRevokedGrantStopsWorkingOnTheNextRequest() {
     RESTCatalog writer = engine(Principals.ROOT);
     writer.createNamespace(NS1);
@@ -635,9 +655,17 @@ class AccessControlTest {
   }
 
   private CatalogApi api(Caller caller) {
+    return api(caller, false);
+  }
+
+  /** A catalog whose requests {@code caller} sends, honouring idempotency keys if asked to. */
+  private CatalogApi api(Caller caller, boolean idempotencyKeys) {
     Authenticator authenticator = request -> caller;
     return new CatalogApi(
-        new CatalogApi.Settings(LocalTwin.REALM, warehouse, null),
+        new CatalogApi.Settings(
+            LocalTwin.REALM,
+            warehouse,
+            idempotencyKeys ? CatalogApi.Settings.DEFAULT_IDEMPOTENCY_KEY_LIFETIME : null),
         TestTwin.get().database(),
         TestTwin.get().storage(),
         null,

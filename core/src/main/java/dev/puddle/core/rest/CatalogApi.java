@@ -126,7 +126,7 @@ public final class CatalogApi {
                     ? authenticator.authenticate(request)
                     : null;
             return idempotency != null && IdempotentRequests.applies(request)
-                ? idempotency.handle(caller.realm(), request, r -> respond(r, caller))
+                ? idempotency.handle(caller, request, r -> respond(r, caller))
                 : dispatch(request, caller);
           } catch (RuntimeException e) {
             return ErrorMapper.toResponse(e);
