@@ -4,7 +4,6 @@ import dev.puddle.core.api.Privilege;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.BuiltInRoles;
 import dev.puddle.core.metastore.Database;
-import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,30 +20,24 @@ import org.apache.iceberg.catalog.Namespace;
  * grant no longer counts on the next request.
  */
 public final class AccessQuery {
-  private static final String ROLES =
-      " FROM principal p"
+  /**
+   * One row per activated principal role and catalog role of the warehouse it holds and grant of
+   * that catalog role, with the grant's securable path; a role without catalog roles there, or a
+   * catalog role without grants, still gives a row, with nulls.
+   */
+  private static final String SQL =
+      "SELECT r.name, cr.id, g.privilege, g.securable, COALESCE(n.levels, objn.levels), o.name"
+          + " FROM (SELECT pr.id, pr.name FROM principal p"
           + " JOIN principal_role_grant prg ON prg.principal_id = p.id"
           + " JOIN principal_role pr ON pr.id = prg.principal_role_id"
-          + " WHERE p.realm_id = ? AND p.name = ? AND (? OR pr.name = ANY(?))";
-
-  private static final String SQL =
-      "SELECT 'service', NULL, NULL, NULL::text[], NULL"
-          + ROLES
-          + " AND pr.name = '"
-          + BuiltInRoles.SERVICE_ADMIN
-          + "'"
-          + " UNION ALL"
-          + " SELECT 'catalog', g.privilege, g.securable, COALESCE(n.levels, objn.levels), o.name"
-          + ROLES.replace(
-              " WHERE",
-              " JOIN catalog_role_grant crg ON crg.principal_role_id = pr.id"
-                  + " JOIN catalog_role cr ON cr.id = crg.catalog_role_id"
-                  + " LEFT JOIN privilege_grant g ON g.catalog_role_id = cr.id"
-                  + " LEFT JOIN namespace n ON n.id = g.namespace_id"
-                  + " LEFT JOIN catalog_object o ON o.id = g.object_id"
-                  + " LEFT JOIN namespace objn ON objn.id = o.namespace_id"
-                  + " WHERE")
-          + " AND cr.warehouse_id = ?";
+          + " WHERE p.realm_id = ? AND p.name = ? AND (? OR pr.name = ANY(?))) r"
+          + " LEFT JOIN (catalog_role_grant crg JOIN catalog_role cr"
+          + " ON cr.id = crg.catalog_role_id AND cr.warehouse_id = ?)"
+          + " ON crg.principal_role_id = r.id"
+          + " LEFT JOIN privilege_grant g ON g.catalog_role_id = cr.id"
+          + " LEFT JOIN namespace n ON n.id = g.namespace_id"
+          + " LEFT JOIN catalog_object o ON o.id = g.object_id"
+          + " LEFT JOIN namespace objn ON objn.id = o.namespace_id";
 
   private final Database database;
 
@@ -60,16 +53,13 @@ public final class AccessQuery {
     return database.read(
         connection -> {
           try (PreparedStatement statement = connection.prepareStatement(SQL)) {
-            Array roles = connection.createArrayOf("text", caller.roles().toArray(String[]::new));
-            int i = 0;
-            for (int part = 0; part < 2; part++) {
-              statement.setString(++i, caller.realm());
-              statement.setString(++i, caller.principal());
-              statement.setBoolean(++i, caller.allRoles());
-              statement.setArray(++i, roles);
-            }
+            statement.setString(1, caller.realm());
+            statement.setString(2, caller.principal());
+            statement.setBoolean(3, caller.allRoles());
+            statement.setArray(
+                4, connection.createArrayOf("text", caller.roles().toArray(String[]::new)));
             // no warehouse has id 0: bigserial starts at 1
-            statement.setLong(++i, warehouseId == null ? 0 : warehouseId);
+            statement.setLong(5, warehouseId == null ? 0 : warehouseId);
             return read(caller, statement);
           }
         });
@@ -81,12 +71,9 @@ public final class AccessQuery {
     List<Grant> grants = new ArrayList<>();
     try (ResultSet rs = statement.executeQuery()) {
       while (rs.next()) {
-        if (rs.getString(1).equals("service")) {
-          serviceAdmin = true;
-          continue;
-        }
-        catalogRole = true;
-        String privilege = rs.getString(2);
+        serviceAdmin |= rs.getString(1).equals(BuiltInRoles.SERVICE_ADMIN);
+        catalogRole |= rs.getString(2) != null;
+        String privilege = rs.getString(3);
         if (privilege != null) {
           grants.add(new Grant(Privilege.valueOf(privilege), securable(rs)));
         }
@@ -96,11 +83,11 @@ public final class AccessQuery {
   }
 
   private static Securable securable(ResultSet rs) throws SQLException {
-    Securable.Kind kind = Securable.Kind.valueOf(rs.getString(3).toUpperCase(Locale.ROOT));
+    Securable.Kind kind = Securable.Kind.valueOf(rs.getString(4).toUpperCase(Locale.ROOT));
     if (kind == Securable.Kind.CATALOG) {
       return Securable.catalog();
     }
-    Namespace namespace = Namespace.of((String[]) rs.getArray(4).getArray());
-    return new Securable(kind, namespace, rs.getString(5));
+    Namespace namespace = Namespace.of((String[]) rs.getArray(5).getArray());
+    return new Securable(kind, namespace, rs.getString(6));
   }
 }
