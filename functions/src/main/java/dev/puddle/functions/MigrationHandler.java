@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.access.RealmBootstrap;
 import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Migrations;
@@ -16,11 +17,14 @@ import java.util.Map;
 /**
  * The migration function (group {@code migrate}): the Lambda behind the CloudFormation custom
  * resource that brings the metastore schema up to date at deploy time, never on a cold start.
- * Create and Update run the migrations, which are idempotent and serialized by a lock, then, when
- * {@code PUDDLE_DEFAULT_WAREHOUSE_LOCATION} is set, create the realm and its default warehouse at
- * that location unless they exist, so a new deployment serves its first request. Delete leaves the
- * schema alone, so removing the stack never drops the catalog. CloudFormation always gets an
- * answer: SUCCESS with the number of scripts applied, or FAILED with the reason.
+ * Create and Update run the migrations, which are idempotent and serialized by a lock, then
+ * bootstrap the function's realm (its root principal, see {@link RealmBootstrap}) if that has not
+ * happened yet and, when {@code PUDDLE_DEFAULT_WAREHOUSE_LOCATION} is set, create the realm's
+ * default warehouse at that location unless it exists, so a new deployment serves its first
+ * request. Delete leaves the schema alone, so removing the stack never drops the catalog.
+ * CloudFormation always gets an answer: SUCCESS with the number of scripts applied and root's
+ * client id, or FAILED with the reason. A root secret generated here is never shown: set one with
+ * the management API's rotation.
  */
 public final class MigrationHandler implements RequestStreamHandler {
   /** The custom resource's physical id: the one schema of the metastore. */
@@ -38,6 +42,7 @@ public final class MigrationHandler implements RequestStreamHandler {
   }
 
   private final Database database;
+  private final String realm;
   private final DefaultWarehouse warehouse;
 
   public MigrationHandler() {
@@ -52,6 +57,7 @@ public final class MigrationHandler implements RequestStreamHandler {
           "The migration handler serves the migrate group, not " + env.group());
     }
     this.database = new Database(env.connections(env.credentials()), 1);
+    this.realm = env.realm();
     String location = env.defaultWarehouseLocation();
     this.warehouse =
         location == null
@@ -61,6 +67,7 @@ public final class MigrationHandler implements RequestStreamHandler {
 
   private MigrationHandler(MigrationHandler wired) {
     this.database = wired.database;
+    this.realm = wired.realm;
     this.warehouse = wired.warehouse;
   }
 
@@ -79,12 +86,15 @@ public final class MigrationHandler implements RequestStreamHandler {
     }
     try {
       int applied = Migrations.migrate(database);
+      RealmBootstrap.Result root = new RealmBootstrap(database).bootstrap(realm, null);
       if (warehouse != null) {
         new Warehouses(database)
             .ensure(warehouse.realm(), warehouse.name(), warehouse.location(), Map.of());
       }
       return CustomResourceResponse.success(
-          event, PHYSICAL_ID, Map.of("AppliedScripts", Integer.toString(applied)));
+          event,
+          PHYSICAL_ID,
+          Map.of("AppliedScripts", Integer.toString(applied), "RootClientId", root.clientId()));
     } catch (RuntimeException e) {
       return CustomResourceResponse.failure(
           event, physicalId(event), e.getClass().getSimpleName() + ": " + e.getMessage());

@@ -8,6 +8,8 @@ import dev.puddle.core.auth.MetastoreKeySet;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.auth.TokenIssuer;
 import dev.puddle.core.auth.TrustedIssuer;
+import dev.puddle.core.access.PrincipalCredential;
+import dev.puddle.core.access.RealmBootstrap;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Migrations;
 import dev.puddle.core.metastore.PostgresConnections;
@@ -45,7 +47,10 @@ public final class LocalTwin implements AutoCloseable {
   public static final String WAREHOUSE = "default";
   public static final String BUCKET = "warehouse";
 
-  /** Where and how the twin listens, and how it purges. Port 0 picks a free port. */
+  /**
+   * Where and how the twin listens, how it purges, and the root credential of its realm (null: keep
+   * the one it has, or generate one on first start). Port 0 picks a free port.
+   */
   public record Options(
       Path dataDirectory,
       String bind,
@@ -53,10 +58,23 @@ public final class LocalTwin implements AutoCloseable {
       int s3Port,
       int postgresPort,
       int sqsPort,
-      LocalPurge.Options purge) {
+      LocalPurge.Options purge,
+      PrincipalCredential rootCredential) {
     /** Options with SQS on a free port and the purge's defaults. */
     public Options(Path dataDirectory, String bind, int port, int s3Port, int postgresPort) {
       this(dataDirectory, bind, port, s3Port, postgresPort, 0, LocalPurge.Options.DEFAULTS);
+    }
+
+    /** Options that keep the realm's root credential, or generate one on first start. */
+    public Options(
+        Path dataDirectory,
+        String bind,
+        int port,
+        int s3Port,
+        int postgresPort,
+        int sqsPort,
+        LocalPurge.Options purge) {
+      this(dataDirectory, bind, port, s3Port, postgresPort, sqsPort, purge, null);
     }
   }
 
@@ -87,6 +105,7 @@ public final class LocalTwin implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor;
   private final InFlight inFlight;
+  private final RealmBootstrap.Result root;
 
   private LocalTwin(
       LocalPostgres postgres,
@@ -98,7 +117,8 @@ public final class LocalTwin implements AutoCloseable {
       CredentialVendor vendor,
       HttpServer server,
       ExecutorService executor,
-      InFlight inFlight) {
+      InFlight inFlight,
+      RealmBootstrap.Result root) {
     this.postgres = postgres;
     this.s3 = s3;
     this.connections = connections;
@@ -109,6 +129,7 @@ public final class LocalTwin implements AutoCloseable {
     this.server = server;
     this.executor = executor;
     this.inFlight = inFlight;
+    this.root = root;
   }
 
   public static LocalTwin start(Options options) {
@@ -153,6 +174,8 @@ public final class LocalTwin implements AutoCloseable {
       connections = metastore.apply(postgres);
       Database database = new Database(connections, CONNECTIONS);
       Migrations.migrate(database);
+      RealmBootstrap.Result root =
+          new RealmBootstrap(database).bootstrap(REALM, options.rootCredential());
       new Warehouses(database).ensure(REALM, WAREHOUSE, "s3://" + BUCKET + "/" + WAREHOUSE, Map.of());
       Storage storage =
           Storage.s3Compatible(
@@ -205,7 +228,17 @@ public final class LocalTwin implements AutoCloseable {
       server.createContext("/", new ApiGatewayBridge(handler, inFlight));
       server.start();
       return new LocalTwin(
-          postgres, s3, connections, purge, database, storage, vendor, server, executor, inFlight);
+          postgres,
+          s3,
+          connections,
+          purge,
+          database,
+          storage,
+          vendor,
+          server,
+          executor,
+          inFlight,
+          root);
     } catch (IOException e) {
       closeQuietly(purge);
       closeQuietly(connections);
@@ -234,6 +267,14 @@ public final class LocalTwin implements AutoCloseable {
     properties.put("warehouse", WAREHOUSE);
     properties.putAll(storage.clientProperties());
     return properties;
+  }
+
+  /**
+   * What bootstrapping the realm did at this start: root's client id, and its secret if it was
+   * generated now.
+   */
+  public RealmBootstrap.Result root() {
+    return root;
   }
 
   public String s3Endpoint() {

@@ -1,11 +1,18 @@
 package dev.puddle.local;
 
+import dev.puddle.core.access.PrincipalCredential;
+import dev.puddle.core.access.Principals;
+import dev.puddle.core.access.RealmBootstrap;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.apache.iceberg.exceptions.BadRequestException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code java -jar puddle-local.jar}: runs the local twin until SIGTERM or Ctrl-C. */
 @Command(
@@ -32,12 +39,69 @@ public final class PuddleLocal implements Callable<Integer> {
   @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
   String bind = "127.0.0.1";
 
+  @Option(
+      names = "--root-credential",
+      paramLabel = "ID:SECRET",
+      defaultValue = "${env:PUDDLE_ROOT_CREDENTIAL}",
+      description =
+          "Client id and secret of the root principal; a different one than root has rotates it"
+              + " (default: the environment variable PUDDLE_ROOT_CREDENTIAL, else generated on"
+              + " first start).")
+  String rootCredential;
+
+  @Spec CommandSpec spec;
+
+  /** The credential of {@code --root-credential}, split at its first colon; null if none. */
+  private PrincipalCredential rootCredential() {
+    if (rootCredential == null || rootCredential.isEmpty()) {
+      return null;
+    }
+    int colon = rootCredential.indexOf(':');
+    if (colon <= 0 || colon == rootCredential.length() - 1) {
+      throw new ParameterException(
+          spec.commandLine(), "--root-credential must be ID:SECRET, e.g. root:a-long-secret");
+    }
+    try {
+      return Principals.check(
+          new PrincipalCredential(
+              rootCredential.substring(0, colon), rootCredential.substring(colon + 1)));
+    } catch (BadRequestException e) {
+      throw new ParameterException(spec.commandLine(), "--root-credential: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Tells the user how to authenticate as root. A generated secret is printed once, when the
+   * realm is created: only its hash is kept, so later starts can show the client id only.
+   */
+  private static void printRoot(RealmBootstrap.Result root) {
+    System.out.println(
+        switch (root.outcome()) {
+          case CREATED ->
+              root.generatedSecret() == null
+                  ? "Root principal created with the --root-credential given. Client id: "
+                      + root.clientId()
+                  : "Root credential (shown only now, keep it): credential="
+                      + root.clientId()
+                      + ":"
+                      + root.generatedSecret();
+          case ROTATED ->
+              "Root credential set to the --root-credential given. Client id: " + root.clientId();
+          case UNCHANGED ->
+              "Root client id: "
+                  + root.clientId()
+                  + " (its secret was printed when it was created; --root-credential ID:SECRET"
+                  + " sets a new one)";
+        });
+  }
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new PuddleLocal()).execute(args));
   }
 
   @Override
   public Integer call() throws InterruptedException {
+    PrincipalCredential root = rootCredential();
     LocalTwin twin =
         LocalTwin.start(
             new LocalTwin.Options(
@@ -47,7 +111,8 @@ public final class PuddleLocal implements Callable<Integer> {
                 s3Port,
                 postgresPort,
                 sqsPort,
-                LocalPurge.Options.DEFAULTS));
+                LocalPurge.Options.DEFAULTS,
+                root));
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -65,6 +130,7 @@ public final class PuddleLocal implements Callable<Integer> {
     System.out.println(
         "Purge queue: " + twin.purge().queues().url() + " (SQS at " + twin.purge().sqs().endpoint() + ")");
     System.out.println("Data directory: " + dataDirectory.toAbsolutePath());
+    printRoot(twin.root());
     System.out.println("Press Ctrl-C to stop.");
     stopped.await();
     return 0;

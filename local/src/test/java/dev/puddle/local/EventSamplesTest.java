@@ -261,6 +261,8 @@ class EventSamplesTest {
     expect(purgeJobs, 200);
     assertThat(purgeJobs.body().get("purge-jobs")).isEmpty();
 
+    replayManagementStory();
+
     // brings the dropped table back from its last metadata file
     Answer registered =
         replay(
@@ -314,6 +316,69 @@ class EventSamplesTest {
     assertThat(replayed)
         .containsExactlyInAnyOrderElementsOf(
             Arrays.stream(Route.values()).map(Route::operationId).toList());
+  }
+
+  /**
+   * The management samples, as root: a warehouse created, read, listed and deleted; then a
+   * principal for a second engine with a principal role, a catalog role of this warehouse and a
+   * grant on {@code sales}, each listed, then everything revoked and deleted again.
+   */
+  private void replayManagementStory() {
+    Answer warehouseCreated = replay("createWarehouse");
+    expect(warehouseCreated, 201);
+    assertThat(warehouseCreated.body().get("location").asText())
+        .isEqualTo("s3://warehouse/analytics");
+    Answer warehouseRead = replay("getWarehouse");
+    expect(warehouseRead, 200);
+    assertThat(warehouseRead.body().get("name").asText()).isEqualTo(warehouse);
+    Answer warehouseList = replay("listWarehouses");
+    expect(warehouseList, 200);
+    assertThat(warehouseList.body().findValuesAsText("name")).contains(warehouse, "analytics");
+    expectNoContent(replay("deleteWarehouse"));
+
+    Answer principal = replay("createPrincipal");
+    expect(principal, 201);
+    String clientId = principal.body().at("/credentials/clientId").asText();
+    String secret = principal.body().at("/credentials/clientSecret").asText();
+    assertThat(principal.body().at("/principal/clientId").asText()).isEqualTo(clientId);
+    assertThat(principal.headers()).containsEntry("cache-control", "no-store");
+    Answer read = replay("getPrincipal");
+    expect(read, 200);
+    assertThat(read.body().at("/properties/team").asText()).isEqualTo("bi");
+    assertThat(read.body().has("clientSecret")).isFalse();
+    Answer principals = replay("listPrincipals");
+    expect(principals, 200);
+    assertThat(principals.body().get("principals").findValuesAsText("name"))
+        .contains("root", "trino");
+    Answer rotated = replay("rotateCredentials");
+    expect(rotated, 200);
+    assertThat(rotated.body().at("/credentials/clientId").asText()).isEqualTo(clientId);
+    assertThat(rotated.body().at("/credentials/clientSecret").asText()).isNotEqualTo(secret);
+
+    expect(replay("createPrincipalRole"), 201);
+    Answer principalRoles = replay("listPrincipalRoles");
+    expect(principalRoles, 200);
+    assertThat(principalRoles.body().get("roles").findValuesAsText("name"))
+        .contains("service_admin", "bi_readers");
+    expectNoContent(replay("assignPrincipalRole"));
+    expect(replay("createCatalogRole"), 201);
+    Answer catalogRoles = replay("listCatalogRoles");
+    expect(catalogRoles, 200);
+    assertThat(catalogRoles.body().get("roles").findValuesAsText("name"))
+        .containsExactly("catalog_admin", "sales_reader");
+    expectNoContent(replay("assignCatalogRoleToPrincipalRole"));
+    expectNoContent(replay("addGrantToCatalogRole"));
+    Answer grants = replay("listGrantsForCatalogRole");
+    expect(grants, 200);
+    assertThat(grants.body().get("grants")).hasSize(1);
+    assertThat(grants.body().at("/grants/0/privilege").asText()).isEqualTo("TABLE_READ_DATA");
+    assertThat(texts(grants.body().at("/grants/0/namespace"))).containsExactly("sales");
+    expectNoContent(replay("revokeGrantFromCatalogRole"));
+    expectNoContent(replay("revokeCatalogRoleFromPrincipalRole"));
+    expectNoContent(replay("deleteCatalogRole"));
+    expectNoContent(replay("revokePrincipalRole"));
+    expectNoContent(replay("deletePrincipalRole"));
+    expectNoContent(replay("deletePrincipal"));
   }
 
   @Test
@@ -418,8 +483,10 @@ class EventSamplesTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    if (event.at("/pathParameters/prefix").asText().equals(SAMPLE_WAREHOUSE)) {
-      event = withPathParameter(event, "prefix", warehouse);
+    for (String parameter : List.of("prefix", "warehouse")) {
+      if (event.at("/pathParameters/" + parameter).asText().equals(SAMPLE_WAREHOUSE)) {
+        event = withPathParameter(event, parameter, warehouse);
+      }
     }
     if (event.at("/queryStringParameters/warehouse").asText().equals(SAMPLE_WAREHOUSE)) {
       ((ObjectNode) event.get("queryStringParameters")).put("warehouse", warehouse);

@@ -76,6 +76,9 @@ class MigrationHandlerTest {
     assertThat(created.get("RequestId").asText()).isEqualTo("6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0");
     assertThat(updated.get("Status").asText()).isEqualTo("SUCCESS");
     assertThat(updated.at("/Data/AppliedScripts").asText()).isEqualTo("0");
+    // the realm is bootstrapped once: the same root on every run
+    assertThat(created.at("/Data/RootClientId").asText()).isNotBlank();
+    assertThat(updated.at("/Data/RootClientId")).isEqualTo(created.at("/Data/RootClientId"));
     assertThat(deleted.get("Status").asText()).isEqualTo("SUCCESS");
     assertThat(answers).hasSize(3);
     assertThat(contentTypes).containsOnly("");

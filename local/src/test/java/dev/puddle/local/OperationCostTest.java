@@ -175,44 +175,53 @@ class OperationCostTest {
       System.out.println(commit.line("commit (append of 1 data file)"));
       System.out.println(exchange.line("append, whole client exchange"));
 
+      // Every catalog request starts with one statement that reads the caller's access: its
+      // principal roles, their catalog roles in this warehouse and those roles' grants
+      // (AccessQuery). Authorization costs that one statement and nothing else.
+      //
       // createTable: 1 S3 PUT (v0 metadata.json) and no reads. Its SQL, in order:
-      //  1. SELECT catalog_object … (does the table exist? BaseMetastoreCatalog's create check)
-      //  2. SELECT namespace location (the default table location lies under it)
+      //  1. SELECT … FROM principal … (the caller's access)
+      //  2. SELECT catalog_object … (does the table exist? BaseMetastoreCatalog's create check)
+      //  3. SELECT namespace location (the default table location lies under it)
       //  in one transaction (CatalogObjects.create):
-      //  3. SET LOCAL statement_timeout (the request's deadline; sent together with BEGIN)
-      //  4. SELECT namespace id
-      //  5. SELECT pg_advisory_xact_lock (the warehouse's location lock)
-      //  6. SELECT a table or view whose location overlaps the new one
-      //  7. SELECT a namespace whose location overlaps the new one
-      //  8. INSERT INTO catalog_object
+      //  4. SET LOCAL statement_timeout (the request's deadline; sent together with BEGIN)
+      //  5. SELECT namespace id
+      //  6. SELECT pg_advisory_xact_lock (the warehouse's location lock)
+      //  7. SELECT a table or view whose location overlaps the new one
+      //  8. SELECT a namespace whose location overlaps the new one
+      //  9. INSERT INTO catalog_object
       assertThat(create.s3Kinds()).as(create.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
-      assertThat(create.sql()).as(create.describe()).hasSize(8);
-      assertThat(create.sql().get(2)).startsWith("SET LOCAL statement_timeout");
+      assertThat(create.sql()).as(create.describe()).hasSize(9);
+      assertThat(create.sql().get(0)).contains("FROM principal");
+      assertThat(create.sql().get(3)).startsWith("SET LOCAL statement_timeout");
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
 
-      // loadTable: PostgreSQL only, one statement: the table's row, current metadata JSON
-      // included (the warehouse lookup is cached since GET /v1/config).
+      // loadTable: PostgreSQL only, two statements: the caller's access, then the table's row,
+      // current metadata JSON included (the warehouse lookup is cached since GET /v1/config).
       assertThat(load.s3()).as(load.describe()).isEmpty();
-      assertThat(load.sql()).as(load.describe()).hasSize(1);
-      assertThat(load.sql().getFirst()).contains("FROM catalog_object");
+      assertThat(load.sql()).as(load.describe()).hasSize(2);
+      assertThat(load.sql().get(0)).contains("FROM principal");
+      assertThat(load.sql().get(1)).contains("FROM catalog_object");
 
       // commit: exactly one S3 request, the PUT of the new metadata.json; no GET, no HEAD.
-      // Three SQL statements, four round trips:
-      //  1. SELECT catalog_object … (the current row: base metadata and its location), autocommit
+      // Four SQL statements, five round trips:
+      //  1. SELECT … FROM principal … (the caller's access), autocommit
+      //  2. SELECT catalog_object … (the current row: base metadata and its location), autocommit
       //  then one transaction (1 COMMIT):
-      //  2. SET LOCAL statement_timeout (the request's deadline; sent together with BEGIN)
-      //  3. UPDATE catalog_object SET metadata_location, metadata … WHERE id = ? AND
+      //  3. SET LOCAL statement_timeout (the request's deadline; sent together with BEGIN)
+      //  4. UPDATE catalog_object SET metadata_location, metadata … WHERE id = ? AND
       //     metadata_location = ? (the compare-and-swap)
       // The response is built from the committed metadata, with no second SELECT.
       assertThat(commit.s3Kinds()).as(commit.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
       assertThat(commit.s3().getFirst().target()).endsWith(".metadata.json");
-      assertThat(commit.sql()).as(commit.describe()).hasSize(3);
-      assertThat(commit.sql().get(0)).startsWith("SELECT").contains("FROM catalog_object");
-      assertThat(commit.sql().get(1)).startsWith("SET LOCAL statement_timeout");
-      assertThat(commit.sql().get(2)).startsWith("UPDATE catalog_object");
+      assertThat(commit.sql()).as(commit.describe()).hasSize(4);
+      assertThat(commit.sql().get(0)).contains("FROM principal");
+      assertThat(commit.sql().get(1)).startsWith("SELECT").contains("FROM catalog_object");
+      assertThat(commit.sql().get(2)).startsWith("SET LOCAL statement_timeout");
+      assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
-      assertThat(commit.roundTrips()).isEqualTo(4);
-      assertThat(load.roundTrips()).isEqualTo(1);
+      assertThat(commit.roundTrips()).isEqualTo(5);
+      assertThat(load.roundTrips()).isEqualTo(2);
 
       // however many loads the client adds around its commit, they cost S3 nothing
       assertThat(exchange.s3Kinds()).as(exchange.describe()).isEqualTo(kinds(S3Kind.PUT, 1));

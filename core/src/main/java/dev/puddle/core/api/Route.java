@@ -40,7 +40,7 @@ public enum Route {
   NAMESPACE_EXISTS(
       "namespaceExists",
       Endpoint.V1_NAMESPACE_EXISTS,
-      Privilege.NAMESPACE_READ_PROPERTIES,
+      Privilege.NAMESPACE_LIST,
       FunctionGroup.READ),
   DROP_NAMESPACE(
       "dropNamespace", Endpoint.V1_DELETE_NAMESPACE, Privilege.NAMESPACE_DROP, FunctionGroup.WRITE),
@@ -57,7 +57,7 @@ public enum Route {
   LOAD_TABLE(
       "loadTable", Endpoint.V1_LOAD_TABLE, Privilege.TABLE_READ_PROPERTIES, FunctionGroup.READ),
   TABLE_EXISTS(
-      "tableExists", Endpoint.V1_TABLE_EXISTS, Privilege.TABLE_READ_PROPERTIES, FunctionGroup.READ),
+      "tableExists", Endpoint.V1_TABLE_EXISTS, Privilege.TABLE_LIST, FunctionGroup.READ),
   LOAD_CREDENTIALS(
       "loadCredentials",
       Endpoint.V1_TABLE_CREDENTIALS,
@@ -66,8 +66,7 @@ public enum Route {
   UPDATE_TABLE(
       "updateTable", Endpoint.V1_UPDATE_TABLE, Privilege.TABLE_WRITE_PROPERTIES, FunctionGroup.WRITE),
   DROP_TABLE("dropTable", Endpoint.V1_DELETE_TABLE, Privilege.TABLE_DROP, FunctionGroup.WRITE),
-  RENAME_TABLE(
-      "renameTable", Endpoint.V1_RENAME_TABLE, Privilege.TABLE_WRITE_PROPERTIES, FunctionGroup.WRITE),
+  RENAME_TABLE("renameTable", Endpoint.V1_RENAME_TABLE, Privilege.TABLE_DROP, FunctionGroup.WRITE),
   REPORT_METRICS(
       "reportMetrics", Endpoint.V1_REPORT_METRICS, Privilege.TABLE_READ_DATA, FunctionGroup.WRITE),
   COMMIT_TRANSACTION(
@@ -82,14 +81,149 @@ public enum Route {
       "registerView", Endpoint.V1_REGISTER_VIEW, Privilege.VIEW_CREATE, FunctionGroup.WRITE),
   LOAD_VIEW("loadView", Endpoint.V1_LOAD_VIEW, Privilege.VIEW_READ_PROPERTIES, FunctionGroup.READ),
   VIEW_EXISTS(
-      "viewExists", Endpoint.V1_VIEW_EXISTS, Privilege.VIEW_READ_PROPERTIES, FunctionGroup.READ),
+      "viewExists", Endpoint.V1_VIEW_EXISTS, Privilege.VIEW_LIST, FunctionGroup.READ),
   REPLACE_VIEW(
       "replaceView", Endpoint.V1_UPDATE_VIEW, Privilege.VIEW_WRITE_PROPERTIES, FunctionGroup.WRITE),
   DROP_VIEW("dropView", Endpoint.V1_DELETE_VIEW, Privilege.VIEW_DROP, FunctionGroup.WRITE),
-  RENAME_VIEW(
-      "renameView", Endpoint.V1_RENAME_VIEW, Privilege.VIEW_WRITE_PROPERTIES, FunctionGroup.WRITE),
+  RENAME_VIEW("renameView", Endpoint.V1_RENAME_VIEW, Privilege.VIEW_DROP, FunctionGroup.WRITE),
 
-  /** Puddle's own management API, not part of the Iceberg REST specification. */
+  /**
+   * Puddle's own management API, not part of the Iceberg REST specification: warehouses,
+   * principals, principal roles, catalog roles and grants, shaped after Apache Polaris's.
+   */
+  LIST_WAREHOUSES(
+      "listWarehouses",
+      "GET",
+      "/admin/v1/warehouses",
+      Privilege.SERVICE_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  CREATE_WAREHOUSE(
+      "createWarehouse",
+      "POST",
+      "/admin/v1/warehouses",
+      Privilege.SERVICE_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  GET_WAREHOUSE(
+      "getWarehouse",
+      "GET",
+      "/admin/v1/warehouses/{warehouse}",
+      Privilege.CATALOG_READ_PROPERTIES,
+      FunctionGroup.ADMIN),
+  DELETE_WAREHOUSE(
+      "deleteWarehouse",
+      "DELETE",
+      "/admin/v1/warehouses/{warehouse}",
+      Privilege.SERVICE_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  LIST_PRINCIPALS(
+      "listPrincipals",
+      "GET",
+      "/admin/v1/principals",
+      Privilege.SERVICE_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  CREATE_PRINCIPAL(
+      "createPrincipal",
+      "POST",
+      "/admin/v1/principals",
+      Privilege.SERVICE_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  GET_PRINCIPAL(
+      "getPrincipal",
+      "GET",
+      "/admin/v1/principals/{principal}",
+      Privilege.SERVICE_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  DELETE_PRINCIPAL(
+      "deletePrincipal",
+      "DELETE",
+      "/admin/v1/principals/{principal}",
+      Privilege.SERVICE_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  ROTATE_CREDENTIALS(
+      "rotateCredentials",
+      "POST",
+      "/admin/v1/principals/{principal}/rotate",
+      Privilege.SERVICE_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  ASSIGN_PRINCIPAL_ROLE(
+      "assignPrincipalRole",
+      "PUT",
+      "/admin/v1/principals/{principal}/principal-roles",
+      Privilege.SERVICE_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  REVOKE_PRINCIPAL_ROLE(
+      "revokePrincipalRole",
+      "DELETE",
+      "/admin/v1/principals/{principal}/principal-roles/{principalRole}",
+      Privilege.SERVICE_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  LIST_PRINCIPAL_ROLES(
+      "listPrincipalRoles",
+      "GET",
+      "/admin/v1/principal-roles",
+      Privilege.SERVICE_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  CREATE_PRINCIPAL_ROLE(
+      "createPrincipalRole",
+      "POST",
+      "/admin/v1/principal-roles",
+      Privilege.SERVICE_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  DELETE_PRINCIPAL_ROLE(
+      "deletePrincipalRole",
+      "DELETE",
+      "/admin/v1/principal-roles/{principalRole}",
+      Privilege.SERVICE_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  ASSIGN_CATALOG_ROLE(
+      "assignCatalogRoleToPrincipalRole",
+      "PUT",
+      "/admin/v1/principal-roles/{principalRole}/catalog-roles/{warehouse}",
+      Privilege.CATALOG_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  REVOKE_CATALOG_ROLE(
+      "revokeCatalogRoleFromPrincipalRole",
+      "DELETE",
+      "/admin/v1/principal-roles/{principalRole}/catalog-roles/{warehouse}/{catalogRole}",
+      Privilege.CATALOG_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  LIST_CATALOG_ROLES(
+      "listCatalogRoles",
+      "GET",
+      "/admin/v1/warehouses/{warehouse}/catalog-roles",
+      Privilege.CATALOG_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  CREATE_CATALOG_ROLE(
+      "createCatalogRole",
+      "POST",
+      "/admin/v1/warehouses/{warehouse}/catalog-roles",
+      Privilege.CATALOG_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  DELETE_CATALOG_ROLE(
+      "deleteCatalogRole",
+      "DELETE",
+      "/admin/v1/warehouses/{warehouse}/catalog-roles/{catalogRole}",
+      Privilege.CATALOG_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  LIST_GRANTS(
+      "listGrantsForCatalogRole",
+      "GET",
+      "/admin/v1/warehouses/{warehouse}/catalog-roles/{catalogRole}/grants",
+      Privilege.CATALOG_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  ADD_GRANT(
+      "addGrantToCatalogRole",
+      "PUT",
+      "/admin/v1/warehouses/{warehouse}/catalog-roles/{catalogRole}/grants",
+      Privilege.CATALOG_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  REVOKE_GRANT(
+      "revokeGrantFromCatalogRole",
+      "POST",
+      "/admin/v1/warehouses/{warehouse}/catalog-roles/{catalogRole}/grants",
+      Privilege.CATALOG_MANAGE_ACCESS,
+      FunctionGroup.ADMIN),
+  /** A warehouse's purge jobs. */
   LIST_PURGE_JOBS(
       "listPurgeJobs",
       "GET",

@@ -8,13 +8,13 @@ import java.util.Map;
 import java.util.LinkedHashMap;
 
 /** String maps to and from the JSON kept in {@code jsonb} property columns. */
-final class Json {
+public final class Json {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final TypeReference<LinkedHashMap<String, String>> MAP = new TypeReference<>() {};
 
   private Json() {}
 
-  static Map<String, String> toMap(String json) {
+  public static Map<String, String> toMap(String json) {
     try {
       return json == null ? new LinkedHashMap<>() : MAPPER.readValue(json, MAP);
     } catch (JsonProcessingException e) {
@@ -22,7 +22,7 @@ final class Json {
     }
   }
 
-  static String fromMap(Map<String, String> map) {
+  public static String fromMap(Map<String, String> map) {
     try {
       return MAPPER.writeValueAsString(map);
     } catch (JsonProcessingException e) {

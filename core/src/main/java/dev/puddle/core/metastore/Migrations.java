@@ -22,7 +22,12 @@ import java.util.Set;
 public final class Migrations {
   /** Migration scripts, oldest first. */
   static final List<String> SCRIPTS =
-      List.of("V1__catalog.sql", "V2__purge.sql", "V3__idempotency.sql", "V5__signing_keys.sql");
+      List.of(
+          "V1__catalog.sql",
+          "V2__purge.sql",
+          "V3__idempotency.sql",
+          "V4__access.sql",
+          "V5__signing_keys.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"
   private static final int LOCK_MIGRATIONS = 1;

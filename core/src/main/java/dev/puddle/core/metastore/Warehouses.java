@@ -1,22 +1,39 @@
 package dev.puddle.core.metastore;
 
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
- * Looks up warehouses by realm and name. Lookups are cached for a short time per execution
- * environment, which is safe to lose: a warehouse's id and location never change.
+ * The warehouses of each realm: created, listed, deleted, and looked up by realm and name. Lookups
+ * are cached for a short time per execution environment, which is safe to lose: a warehouse's id
+ * and location never change.
  */
 public final class Warehouses {
   private static final Duration CACHE_TTL = Duration.ofSeconds(60);
   private static final Pattern VALID_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+
+  /**
+   * Names a warehouse cannot have: {@code /admin/v1/{prefix}/purge-jobs} would be ambiguous with
+   * the management API's collections.
+   */
+  private static final Set<String> RESERVED_NAMES =
+      Set.of("warehouses", "principals", "principal-roles");
 
   private record Cached(Warehouse warehouse, long expiresAtNanos) {}
 
@@ -64,35 +81,171 @@ public final class Warehouses {
   }
 
   /**
-   * Creates the realm if needed and the warehouse if it does not exist yet; returns it. A
-   * warehouse name is the REST prefix, so it is limited to characters that need no encoding.
+   * Creates the realm if needed and the warehouse if it does not exist yet; returns it. A new
+   * warehouse gets its catalog_admin catalog role (see {@link BuiltInRoles}).
    */
   public Warehouse ensure(String realm, String name, String location, Map<String, String> props) {
-    if (!VALID_NAME.matcher(name).matches()) {
+    checkName(name);
+    database.transaction(
+        connection -> {
+          insertRealm(connection, realm);
+          insert(connection, realm, name, location, props);
+          return null;
+        });
+    return find(realm, name).orElseThrow();
+  }
+
+  /**
+   * Creates a warehouse of an existing realm with its catalog_admin catalog role; 409 if the realm
+   * has a warehouse of that name.
+   */
+  public Warehouse create(String realm, String name, String location, Map<String, String> props) {
+    checkName(name);
+    if (!isStorageLocation(location)) {
       throw new BadRequestException(
-          "Invalid warehouse name %s: use letters, digits, '.', '_' and '-'", name);
+          "Invalid location of warehouse %s: expected a URI such as s3://bucket/prefix", name);
     }
     database.transaction(
         connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "INSERT INTO realm (id) VALUES (?) ON CONFLICT DO NOTHING")) {
-            statement.setString(1, realm);
-            statement.executeUpdate();
-          }
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "INSERT INTO warehouse (realm_id, name, location, properties)"
-                      + " VALUES (?, ?, ?, ?::jsonb) ON CONFLICT (realm_id, name) DO NOTHING")) {
-            statement.setString(1, realm);
-            statement.setString(2, name);
-            statement.setString(3, Locations.normalize(location));
-            statement.setString(4, Json.fromMap(props));
-            statement.executeUpdate();
+          if (!insert(connection, realm, name, location, props)) {
+            throw new AlreadyExistsException("Warehouse already exists: %s", name);
           }
           return null;
         });
     return find(realm, name).orElseThrow();
   }
 
+  /** The realm's warehouses, by name. */
+  public List<Warehouse> list(String realm) {
+    return database.read(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT id, name, location, properties::text FROM warehouse"
+                      + " WHERE realm_id = ? ORDER BY name")) {
+            statement.setString(1, realm);
+            List<Warehouse> result = new ArrayList<>();
+            try (ResultSet rs = statement.executeQuery()) {
+              while (rs.next()) {
+                result.add(
+                    new Warehouse(
+                        rs.getLong(1),
+                        realm,
+                        rs.getString(2),
+                        rs.getString(3),
+                        Json.toMap(rs.getString(4))));
+              }
+            }
+            return result;
+          }
+        });
+  }
+
+  /**
+   * Deletes an empty warehouse with its catalog roles and grants and its finished purge jobs; 409
+   * while it has namespaces or purge jobs still to run.
+   */
+  public void delete(String realm, String name) {
+    database.transaction(
+        connection -> {
+          long id;
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT id, EXISTS (SELECT 1 FROM namespace n WHERE n.warehouse_id = w.id),"
+                      + " EXISTS (SELECT 1 FROM purge_job j WHERE j.warehouse_id = w.id"
+                      + " AND j.state IN ('queued', 'running'))"
+                      + " FROM warehouse w WHERE realm_id = ? AND name = ? FOR UPDATE")) {
+            statement.setString(1, realm);
+            statement.setString(2, name);
+            try (ResultSet rs = statement.executeQuery()) {
+              if (!rs.next()) {
+                throw new NotFoundException("Warehouse does not exist: %s", name);
+              }
+              if (rs.getBoolean(2)) {
+                throw new NamespaceNotEmptyException(
+                    "Warehouse %s is not empty: it has namespaces", name);
+              }
+              if (rs.getBoolean(3)) {
+                throw new NamespaceNotEmptyException(
+                    "Warehouse %s is not empty: purge jobs of dropped tables are still to run",
+                    name);
+              }
+              id = rs.getLong(1);
+            }
+          }
+          try (PreparedStatement statement =
+              connection.prepareStatement("DELETE FROM purge_job WHERE warehouse_id = ?")) {
+            statement.setLong(1, id);
+            statement.executeUpdate();
+          }
+          try (PreparedStatement statement =
+              connection.prepareStatement("DELETE FROM warehouse WHERE id = ?")) {
+            statement.setLong(1, id);
+            statement.executeUpdate();
+          } catch (SQLException e) {
+            if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
+              // a namespace was created after the check
+              throw new NamespaceNotEmptyException(
+                  "Warehouse %s is not empty: it has namespaces", name);
+            }
+            throw e;
+          }
+          return null;
+        });
+    cache.remove(realm + '\u0000' + name);
+  }
+
+  /** Whether {@code location} names a place in an object store: a scheme and a bucket. */
+  private static boolean isStorageLocation(String location) {
+    try {
+      URI uri = new URI(location.strip());
+      return uri.getScheme() != null && uri.getAuthority() != null;
+    } catch (URISyntaxException e) {
+      return false;
+    }
+  }
+
+  private static void checkName(String name) {
+    if (name == null || !VALID_NAME.matcher(name).matches()) {
+      throw new BadRequestException(
+          "Invalid warehouse name %s: use letters, digits, '.', '_' and '-'", name);
+    }
+    if (RESERVED_NAMES.contains(name)) {
+      throw new BadRequestException(
+          "Invalid warehouse name %s: it names a management API collection", name);
+    }
+  }
+
+  private static void insertRealm(Connection connection, String realm) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("INSERT INTO realm (id) VALUES (?) ON CONFLICT DO NOTHING")) {
+      statement.setString(1, realm);
+      statement.executeUpdate();
+    }
+  }
+
+  /** Inserts the warehouse and its catalog_admin; false if it exists already. */
+  private static boolean insert(
+      Connection connection, String realm, String name, String location, Map<String, String> props)
+      throws SQLException {
+    long id;
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "INSERT INTO warehouse (realm_id, name, location, properties)"
+                + " VALUES (?, ?, ?, ?::jsonb) ON CONFLICT (realm_id, name) DO NOTHING"
+                + " RETURNING id")) {
+      statement.setString(1, realm);
+      statement.setString(2, name);
+      statement.setString(3, Locations.normalize(location));
+      statement.setString(4, Json.fromMap(props));
+      try (ResultSet rs = statement.executeQuery()) {
+        if (!rs.next()) {
+          return false;
+        }
+        id = rs.getLong(1);
+      }
+    }
+    BuiltInRoles.createCatalogAdmin(connection, realm, id);
+    return true;
+  }
 }

@@ -1,5 +1,6 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.core.access.AccessQuery;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
@@ -69,6 +70,8 @@ public final class CatalogApi {
   private final TokenEndpoint tokens;
   private final JwksEndpoint jwks;
   private final CredentialEndpoints credentialEndpoints;
+  private final AccessQuery access;
+  private final ManagementEndpoints managementEndpoints;
 
   /** A catalog without a purge queue: purge jobs are recorded and wait for the sweep. */
   public CatalogApi(Settings settings, Database database, Storage storage) {
@@ -134,6 +137,8 @@ public final class CatalogApi {
     PurgeJobs purgeJobs = new PurgeJobs(database);
     this.purges = new PurgeOutbox(purgeJobs, purgeQueue);
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs);
+    this.access = new AccessQuery(database);
+    this.managementEndpoints = new ManagementEndpoints(database, warehouses, access);
     this.idempotency =
         settings.idempotencyKeyLifetime() == null
             ? null
@@ -162,7 +167,7 @@ public final class CatalogApi {
             CredentialEndpoints.Delegation delegation = delegation(request, caller);
             Response response =
                 idempotency != null && IdempotentRequests.applies(request)
-                    ? idempotency.handle(caller.realm(), request, r -> respond(r, caller))
+                    ? idempotency.handle(caller, request, r -> respond(r, caller))
                     : dispatch(request, caller);
             return delegation == null ? response : credentialEndpoints.attach(delegation, response);
           } catch (RuntimeException e) {
@@ -230,27 +235,59 @@ public final class CatalogApi {
       case DROP_VIEW -> viewEndpoints.dropView(scope(request, caller));
       case RENAME_VIEW -> viewEndpoints.renameView(scope(request, caller));
       case LIST_PURGE_JOBS -> purgeJobEndpoints.listPurgeJobs(scope(request, caller));
+      case LIST_WAREHOUSES,
+          CREATE_WAREHOUSE,
+          GET_WAREHOUSE,
+          DELETE_WAREHOUSE,
+          LIST_PRINCIPALS,
+          CREATE_PRINCIPAL,
+          GET_PRINCIPAL,
+          DELETE_PRINCIPAL,
+          ROTATE_CREDENTIALS,
+          ASSIGN_PRINCIPAL_ROLE,
+          REVOKE_PRINCIPAL_ROLE,
+          LIST_PRINCIPAL_ROLES,
+          CREATE_PRINCIPAL_ROLE,
+          DELETE_PRINCIPAL_ROLE,
+          ASSIGN_CATALOG_ROLE,
+          REVOKE_CATALOG_ROLE,
+          LIST_CATALOG_ROLES,
+          CREATE_CATALOG_ROLE,
+          DELETE_CATALOG_ROLE,
+          LIST_GRANTS,
+          ADD_GRANT,
+          REVOKE_GRANT ->
+          managementEndpoints.handle(request, caller);
     };
   }
 
+  /**
+   * The request's warehouse (a warehouse of another realm is as unknown as a missing one) and its
+   * caller's access there, read in one statement and checked before anything else runs.
+   */
   private Scope scope(Request request, Caller caller) {
     Warehouse warehouse =
         warehouses.get(caller.realm(), request.pathParameter("prefix").orElseThrow());
-    return new Scope(
-        warehouse,
-        new PuddleCatalog(warehouse, namespaces, objects, storage.io(), purges),
-        request);
+    Scope scope =
+        new Scope(
+            warehouse,
+            new PuddleCatalog(warehouse, namespaces, objects, storage.io(), purges),
+            request,
+            access.load(caller, warehouse.id()));
+    Authorization.authorize(scope);
+    return scope;
   }
 
   /**
    * {@code GET /v1/config}: the warehouse's prefix, the storage properties engines need, the
    * namespace separator, every endpoint this catalog serves, the idempotency key lifetime, and,
    * where the warehouse vends credentials and engines get no storage keys here, a default {@code
-   * X-Iceberg-Access-Delegation} header.
+   * X-Iceberg-Access-Delegation} header. The caller must hold some catalog role of the warehouse.
    */
   private Response config(Request request, Caller caller) {
     String name = request.queryParameter("warehouse").orElse(settings.defaultWarehouse());
     Warehouse warehouse = warehouses.get(caller.realm(), name);
+    access.load(caller, warehouse.id()).requireCatalogRole();
     ConfigResponse.Builder builder = ConfigResponse.builder();
     if (settings.idempotencyKeyLifetime() != null) {
       builder.withIdempotencyKeyLifetime(settings.idempotencyKeyLifetime().toString());

@@ -8,6 +8,7 @@ import dev.puddle.core.api.Request;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
+import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.IdempotencyKeys;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -65,8 +66,13 @@ final class IdempotentRequests {
         && request.header(HEADER).isPresent();
   }
 
-  /** Serves a keyed mutation of {@code realm}, whose keys are its own. */
-  Response handle(String realm, Request request, Function<Request, Response> execute) {
+  /**
+   * Serves a keyed mutation of {@code caller}'s realm, whose keys are its own. The key is bound to
+   * the caller too: another principal presenting it is refused (422) rather than handed a response
+   * it was never authorized for.
+   */
+  Response handle(Caller caller, Request request, Function<Request, Response> execute) {
+    String realm = caller.realm();
     UUID key;
     try {
       key = UUID.fromString(request.header(HEADER).orElseThrow().trim());
@@ -74,7 +80,7 @@ final class IdempotentRequests {
       return ErrorMapper.error(
           400, "BadRequestException", "Invalid Idempotency-Key: expected a UUID (UUIDv7)");
     }
-    byte[] hash = hash(request);
+    byte[] hash = hash(caller.principal(), request);
     UUID attempt = UUID.randomUUID();
     RequestScope scope = RequestScope.current();
     Duration lease =
@@ -183,10 +189,13 @@ final class IdempotentRequests {
     return status < 500 && status != 401 && status != 403 && status != 419 && status != 429;
   }
 
-  /** SHA-256 of what makes two requests the same: operation, path, query and body. */
-  static byte[] hash(Request request) {
+  /**
+   * SHA-256 of what makes two requests the same: who sent it, operation, path, query and body.
+   */
+  static byte[] hash(String principal, Request request) {
     try {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      update(digest, principal);
       update(digest, request.route().operationId());
       for (Map.Entry<String, String> entry : new TreeMap<>(request.pathParameters()).entrySet()) {
         update(digest, entry.getKey());

@@ -1,5 +1,7 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.core.access.Securable;
+import dev.puddle.core.api.Privilege;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Namespaces.PropertiesUpdate;
@@ -27,7 +29,11 @@ final class NamespaceEndpoints {
     Paging paging = Paging.of(scope.request());
     Page<Namespace> page =
         Page.fetch(
-            token -> namespaces.list(scope.warehouse(), parent, token, paging.pageSize()),
+            token ->
+                visible(
+                    scope,
+                    parent,
+                    namespaces.list(scope.warehouse(), parent, token, paging.pageSize())),
             paging.pageToken(),
             paging.paginated());
     return Response.json(
@@ -39,11 +45,25 @@ final class NamespaceEndpoints {
                 .build()));
   }
 
+  /**
+   * The namespaces of a page the caller may see: all of them with NAMESPACE_LIST on the parent,
+   * else those it holds something on, above or within.
+   */
+  private static Page<Namespace> visible(Scope scope, Namespace parent, Page<Namespace> page) {
+    if (scope.access().holds(Privilege.NAMESPACE_LIST, Securable.namespace(parent))) {
+      return page;
+    }
+    return new Page<>(
+        page.items().stream().filter(ns -> scope.access().sees(Securable.namespace(ns))).toList(),
+        page.nextPageToken());
+  }
+
   Response createNamespace(Scope scope) {
     CreateNamespaceRequest request =
         RestJson.read(scope.request().body(), CreateNamespaceRequest.class);
     request.validate();
     Names.checkCreatable(request.namespace());
+    Authorization.createNamespace(scope, request.namespace());
     namespaces.create(scope.warehouse(), request.namespace(), request.properties());
     return Response.json(
         200,
@@ -87,7 +107,10 @@ final class NamespaceEndpoints {
     request.validate();
     PropertiesUpdate result =
         namespaces.updateProperties(
-            scope.warehouse(), scope.namespace(), request.updates(), Set.copyOf(request.removals()));
+            scope.warehouse(),
+            scope.namespace(),
+            request.updates(),
+            Set.copyOf(request.removals()));
     return Response.json(
         200,
         RestJson.write(

@@ -1,5 +1,7 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.core.access.Securable;
+import dev.puddle.core.api.Privilege;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.catalog.TransactionCommit;
 import dev.puddle.core.metastore.CatalogObject;
@@ -51,13 +53,30 @@ final class TableEndpoints {
     Paging paging = Paging.of(scope.request());
     Page<TableIdentifier> page =
         Page.fetch(
-            token -> objects.list(scope.warehouse(), namespace, kind, token, paging.pageSize()),
+            token ->
+                visible(
+                    scope,
+                    kind,
+                    objects.list(scope.warehouse(), namespace, kind, token, paging.pageSize())),
             paging.pageToken(),
             paging.paginated());
     return ListTablesResponse.builder()
         .addAll(page.items())
         .nextPageToken(page.nextPageToken())
         .build();
+  }
+
+  /** The tables or views of a page the caller holds TABLE_LIST or VIEW_LIST on. */
+  private static Page<TableIdentifier> visible(Scope scope, Kind kind, Page<TableIdentifier> page) {
+    return new Page<>(
+        page.items().stream()
+            .filter(
+                id ->
+                    kind == Kind.TABLE
+                        ? scope.access().holds(Privilege.TABLE_LIST, Securable.table(id))
+                        : scope.access().holds(Privilege.VIEW_LIST, Securable.view(id)))
+            .toList(),
+        page.nextPageToken());
   }
 
   Response createTable(Scope scope) {
@@ -77,6 +96,9 @@ final class TableEndpoints {
         RestJson.read(scope.request().body(), RegisterTableRequest.class);
     request.validate();
     Names.checkCreatable(TableIdentifier.of(scope.namespace(), request.name()));
+    if (request.overwrite()) {
+      Authorization.overwrite(scope, TableIdentifier.of(scope.namespace(), request.name()));
+    }
     return tableResponse(
         CatalogHandlers.registerTable(scope.catalog(), scope.namespace(), request), SNAPSHOTS_ALL);
   }
@@ -143,6 +165,7 @@ final class TableEndpoints {
           "Identifier in the request body %s does not match the path %s",
           request.identifier(), table);
     }
+    Authorization.commit(scope, table, request.requirements(), request.updates());
     return tableResponse(
         CatalogHandlers.updateTable(scope.catalog(), table, request), SNAPSHOTS_ALL);
   }
@@ -161,6 +184,7 @@ final class TableEndpoints {
     RenameTableRequest request = RestJson.read(scope.request().body(), RenameTableRequest.class);
     request.validate();
     Names.checkCreatable(request.destination());
+    Authorization.rename(scope, request.source(), request.destination());
     scope.catalog().renameTable(request.source(), request.destination());
     return Response.noContent();
   }
@@ -171,12 +195,20 @@ final class TableEndpoints {
     if (request.report() == null) {
       throw new BadRequestException("Invalid metrics report: missing report");
     }
+    Authorization.reportMetrics(scope, request);
     return Response.noContent();
   }
 
   Response commitTransaction(Scope scope) {
     CommitTransactionRequest request =
         RestJson.read(scope.request().body(), CommitTransactionRequest.class);
+    request.validate();
+    request
+        .tableChanges()
+        .forEach(
+            change ->
+                Authorization.commit(
+                    scope, change.identifier(), change.requirements(), change.updates()));
     new TransactionCommit(scope.warehouse(), objects, io).commit(request);
     return Response.noContent();
   }

@@ -76,6 +76,7 @@ final class ViewEndpoints {
     RenameTableRequest request = RestJson.read(scope.request().body(), RenameTableRequest.class);
     request.validate();
     Names.checkCreatable(request.destination());
+    Authorization.rename(scope, request.source(), request.destination());
     scope.catalog().renameView(request.source(), request.destination());
     return Response.noContent();
   }

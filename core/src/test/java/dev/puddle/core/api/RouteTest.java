@@ -74,7 +74,7 @@ class RouteTest {
   @ParameterizedTest
   @EnumSource(Route.class)
   void everyTemplateMatchesItselfWithSampleValues(Route route) {
-    String path = route.path().replaceAll("\\{([a-z]+)\\}", "$1-value");
+    String path = route.path().replaceAll("\\{([A-Za-z]+)\\}", "$1-value");
 
     RouteMatch match = Route.match(route.method(), path).orElseThrow();
 
