@@ -30,9 +30,10 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
  *   <li>{@code PUDDLE_AUTH_ISSUERS}: the external issuers, a JSON array of objects with {@code
  *       issuer}, {@code jwks-uri}, {@code audiences}, optionally {@code principal-claim}, and
  *       either {@code realm} or {@code realm-claim};
- *   <li>{@code PUDDLE_TOKEN_ISSUER}: the {@code iss} of Puddle's own tokens; set, every function
- *       accepts them (keys from the metastore) and the token function issues them, signing with the
- *       key set in the secret {@code PUDDLE_TOKEN_SIGNING_SECRET_ARN};
+ *   <li>{@code PUDDLE_TOKEN_ISSUER}: the {@code iss} of Puddle's own tokens (default {@code
+ *       puddle}): every function accepts them (keys from the metastore) and the token function
+ *       issues them, signing with the key set in the secret {@code
+ *       PUDDLE_TOKEN_SIGNING_SECRET_ARN};
  *   <li>{@code PUDDLE_TOKEN_AUDIENCE}, {@code PUDDLE_TOKEN_LIFETIME}, {@code
  *       PUDDLE_AUTH_CLOCK_SKEW}.
  * </ul>
@@ -48,22 +49,10 @@ final class AuthEnvironment {
     this.env = env;
   }
 
-  /** Whether any issuer is configured, i.e. requests must carry a bearer token. */
-  boolean enabled() {
-    return present("PUDDLE_AUTH_ISSUERS") || present("PUDDLE_TOKEN_ISSUER");
-  }
-
-  /** Whether this deployment issues its own tokens. */
-  boolean issuesTokens() {
-    return present("PUDDLE_TOKEN_ISSUER");
-  }
-
   /** Verifies tokens of every configured issuer, Puddle's own with keys from the metastore. */
   JwtAuthenticator authenticator(Database database) {
     List<TrustedIssuer> issuers = new ArrayList<>(externalIssuers());
-    if (issuesTokens()) {
-      issuers.add(ownIssuer(database));
-    }
+    issuers.add(ownIssuer(database));
     return new JwtAuthenticator(issuers, clockSkew(), Clock.systemUTC());
   }
 
@@ -83,7 +72,7 @@ final class AuthEnvironment {
 
   TokenIssuer.Settings tokenSettings() {
     return new TokenIssuer.Settings(
-        required("PUDDLE_TOKEN_ISSUER"),
+        get("PUDDLE_TOKEN_ISSUER", TokenIssuer.Settings.DEFAULT_ISSUER),
         get("PUDDLE_TOKEN_AUDIENCE", TokenIssuer.Settings.DEFAULT_AUDIENCE),
         duration("PUDDLE_TOKEN_LIFETIME", TokenIssuer.Settings.DEFAULT_LIFETIME));
   }

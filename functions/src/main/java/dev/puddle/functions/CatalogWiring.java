@@ -1,21 +1,19 @@
 package dev.puddle.functions;
 
+import dev.puddle.core.access.AccessQuery;
+import dev.puddle.core.access.GrantedDataAccess;
+import dev.puddle.core.access.Principals;
 import dev.puddle.core.api.FunctionGroup;
-import dev.puddle.core.auth.Authenticator;
-import dev.puddle.core.auth.ClientCredentials;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
 import dev.puddle.core.rest.CatalogApi;
-import dev.puddle.core.vending.AccessLevel;
 import dev.puddle.core.vending.CredentialCache;
 import dev.puddle.core.vending.CredentialVending;
-import dev.puddle.core.vending.DataAccess;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 
@@ -36,12 +34,6 @@ record CatalogWiring(
   private static final Set<FunctionGroup> HTTP_GROUPS =
       EnumSet.of(FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN);
 
-  /**
-   * The principals' client credentials. Until the access model's principal store is wired in here,
-   * no client is known and the token endpoint refuses every one ({@code invalid_client}).
-   */
-  private static final ClientCredentials NO_CLIENTS = (clientId, clientSecret) -> Optional.empty();
-
   static CatalogWiring fromEnvironment(Map<String, String> variables) {
     Environment env = new Environment(variables);
     FunctionGroup group = env.group();
@@ -53,22 +45,21 @@ record CatalogWiring(
     ConnectionGate gate = new ConnectionGate(env.connections(credentials));
     Database database = new Database(gate, env.maxConnections());
     AuthEnvironment auth = new AuthEnvironment(variables);
-    // without issuers every request runs as the realm's root, as before authentication existed
-    JwtAuthenticator authenticator = auth.enabled() ? auth.authenticator(database) : null;
+    // every request but the probes and the token endpoint carries a token of a trusted issuer
+    JwtAuthenticator authenticator = auth.authenticator(database);
     TokenEndpoint tokens =
-        group == FunctionGroup.TOKEN && auth.issuesTokens()
+        group == FunctionGroup.TOKEN
             ? new TokenEndpoint(
                 auth.tokenIssuer(database, env.secretsManager()),
-                NO_CLIENTS,
+                new Principals(database),
                 auth.ownTokens(database))
             : null;
-    // every caller may read and write the data of tables until the access model decides
     CredentialVending vending =
         new CredentialVending(
             new CredentialCache(
                 env.credentialVendor(() -> DefaultCredentialsProvider.builder().build()),
                 Clock.systemUTC()),
-            DataAccess.everyone(AccessLevel.WRITE));
+            new GrantedDataAccess(new AccessQuery(database)));
     CatalogApi api =
         new CatalogApi(
             new CatalogApi.Settings(
@@ -76,9 +67,7 @@ record CatalogWiring(
             database,
             env.storage(),
             PurgeEnvironment.queueOrNull(variables),
-            authenticator != null
-                ? authenticator
-                : Authenticator.anonymous(env.realm(), CatalogApi.ANONYMOUS_PRINCIPAL),
+            authenticator,
             tokens,
             vending);
     CatalogFunction function =
@@ -115,9 +104,7 @@ record CatalogWiring(
   void afterRestore() {
     database.closeIdleConnections();
     credentials.forget();
-    if (authenticator != null) {
-      authenticator.clear();
-    }
+    authenticator.clear();
     if (tokens != null) {
       tokens.clear();
     }

@@ -15,12 +15,12 @@ import org.junit.jupiter.api.Test;
 /** The authentication settings as the README documents them, and their mistakes named at init. */
 class AuthEnvironmentTest {
   @Test
-  void withoutIssuersNoTokenIsRequired() {
+  void withoutSettingsOnlyPuddlesOwnTokensAreTrusted() {
     AuthEnvironment auth = new AuthEnvironment(Map.of());
 
-    assertThat(auth.enabled()).isFalse();
-    assertThat(auth.issuesTokens()).isFalse();
     assertThat(auth.externalIssuers()).isEmpty();
+    assertThat(auth.tokenSettings())
+        .isEqualTo(new TokenIssuer.Settings("puddle", "puddle", Duration.ofHours(1)));
   }
 
   @Test
@@ -37,8 +37,6 @@ class AuthEnvironmentTest {
                   "realm-claim": "tenant"}]
                 """));
 
-    assertThat(auth.enabled()).isTrue();
-    assertThat(auth.issuesTokens()).isFalse();
     assertThat(auth.externalIssuers().stream().map(issuer -> issuer.settings()).toList())
         .containsExactly(
             new IssuerSettings(
@@ -83,8 +81,6 @@ class AuthEnvironmentTest {
     AuthEnvironment auth =
         new AuthEnvironment(Map.of("PUDDLE_TOKEN_ISSUER", "https://catalog.example.com"));
 
-    assertThat(auth.enabled()).isTrue();
-    assertThat(auth.issuesTokens()).isTrue();
     TokenIssuer.Settings settings = auth.tokenSettings();
     assertThat(settings)
         .isEqualTo(

@@ -1,14 +1,15 @@
 package dev.puddle.local;
 
+import dev.puddle.core.access.AccessQuery;
+import dev.puddle.core.access.GrantedDataAccess;
 import com.sun.net.httpserver.HttpServer;
-import dev.puddle.core.auth.Authenticator;
-import dev.puddle.core.auth.ClientCredentials;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.MetastoreKeySet;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.auth.TokenIssuer;
 import dev.puddle.core.auth.TrustedIssuer;
 import dev.puddle.core.access.PrincipalCredential;
+import dev.puddle.core.access.Principals;
 import dev.puddle.core.access.RealmBootstrap;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Migrations;
@@ -17,11 +18,9 @@ import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.storage.Storage;
-import dev.puddle.core.vending.AccessLevel;
 import dev.puddle.core.vending.CredentialCache;
 import dev.puddle.core.vending.CredentialVendor;
 import dev.puddle.core.vending.CredentialVending;
-import dev.puddle.core.vending.DataAccess;
 import dev.puddle.functions.CatalogHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,10 +31,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
+import org.apache.iceberg.rest.auth.OAuth2Properties;
 
 /**
  * Puddle on one machine: an embedded PostgreSQL, S3 and SQS server on loopback, the data of the
@@ -76,17 +75,6 @@ public final class LocalTwin implements AutoCloseable {
         LocalPurge.Options purge) {
       this(dataDirectory, bind, port, s3Port, postgresPort, sqsPort, purge, null);
     }
-  }
-
-  /**
-   * Who may call the twin: the principals' client credentials its token endpoint checks, and
-   * whether every request must carry one of its tokens (otherwise requests run as the realm's
-   * root, token or not).
-   */
-  public record Identity(Function<Database, ClientCredentials> clients, boolean requireTokens) {
-    /** No token required, and no client the token endpoint knows. */
-    public static final Identity ANONYMOUS =
-        new Identity(database -> (clientId, clientSecret) -> Optional.empty(), false);
   }
 
   /** How long the twin's vended credentials last, as an STS session does by default. */
@@ -132,37 +120,22 @@ public final class LocalTwin implements AutoCloseable {
     this.root = root;
   }
 
+  /** Starts the twin, its catalog reaching its PostgreSQL over JDBC. */
   public static LocalTwin start(Options options) {
-    return start(options, Identity.ANONYMOUS);
-  }
-
-  /** Starts the twin, its callers authenticated as {@code identity} says. */
-  public static LocalTwin start(Options options, Identity identity) {
     return start(
         options,
-        postgres -> PostgresConnections.factory(postgres.jdbcUrl(), postgres.user(), null),
-        identity);
+        postgres -> PostgresConnections.factory(postgres.jdbcUrl(), postgres.user(), null));
   }
 
   /**
    * Starts the twin with the catalog reaching its PostgreSQL through the connections {@code
    * metastore} makes for it, e.g. through the RDS Data API instead of JDBC. Connections that are
-   * {@link AutoCloseable} are closed with the twin.
+   * {@link AutoCloseable} are closed with the twin. Every request but the probes and the token
+   * endpoint needs a token of the twin's issuer, which signs with a key kept in the data directory
+   * ({@link LocalSigningKeys}) and checks the realm's principals' credentials.
    */
   public static LocalTwin start(
       Options options, Function<LocalPostgres, Database.ConnectionFactory> metastore) {
-    return start(options, metastore, Identity.ANONYMOUS);
-  }
-
-  /**
-   * Starts the twin with the catalog reaching its PostgreSQL through {@code metastore}'s
-   * connections and its callers authenticated as {@code identity} says. Its token issuer signs
-   * with a key kept in the data directory ({@link LocalSigningKeys}).
-   */
-  public static LocalTwin start(
-      Options options,
-      Function<LocalPostgres, Database.ConnectionFactory> metastore,
-      Identity identity) {
     Path data = options.dataDirectory().toAbsolutePath();
     LocalPostgres postgres = LocalPostgres.start(data.resolve("postgres"), options.postgresPort());
     LocalS3 s3 = null;
@@ -199,7 +172,7 @@ public final class LocalTwin implements AutoCloseable {
           new TokenEndpoint(
               new TokenIssuer(
                   tokenSettings, LocalSigningKeys.in(data), published, Clock.systemUTC()),
-              identity.clients().apply(database),
+              new Principals(database),
               ownTokens);
       CredentialVendor vendor =
           new CredentialCache(
@@ -211,11 +184,9 @@ public final class LocalTwin implements AutoCloseable {
                   database,
                   storage,
                   purge.queue(),
-                  identity.requireTokens()
-                      ? ownTokens
-                      : Authenticator.anonymous(REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+                  ownTokens,
                   tokens,
-                  new CredentialVending(vendor, DataAccess.everyone(AccessLevel.WRITE))));
+                  new CredentialVending(vendor, new GrantedDataAccess(new AccessQuery(database)))));
       // Nagle's algorithm off, as API Gateway and Jetty have it: otherwise a response longer than
       // one segment waits ~40 ms for the client's delayed ACK (read once, when the JDK's server
       // configuration loads)
@@ -260,11 +231,16 @@ public final class LocalTwin implements AutoCloseable {
     return "http://" + address.getHostString() + ":" + address.getPort();
   }
 
-  /** The properties an engine needs besides the URI (also served as defaults by /v1/config). */
+  /**
+   * The properties an engine needs besides its {@code credential} (storage ones are also served as
+   * defaults by /v1/config).
+   */
   public Map<String, String> clientProperties() {
     Map<String, String> properties = new LinkedHashMap<>();
     properties.put("uri", uri());
     properties.put("warehouse", WAREHOUSE);
+    properties.put(OAuth2Properties.OAUTH2_SERVER_URI, uri() + "/v1/oauth/tokens");
+    properties.put(OAuth2Properties.SCOPE, "PRINCIPAL_ROLE:ALL");
     properties.putAll(storage.clientProperties());
     return properties;
   }

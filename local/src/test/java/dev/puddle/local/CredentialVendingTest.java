@@ -1,5 +1,7 @@
 package dev.puddle.local;
 
+import dev.puddle.core.access.AccessQuery;
+import dev.puddle.core.access.GrantedDataAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,7 +16,6 @@ import dev.puddle.core.vending.AccessLevel;
 import dev.puddle.core.vending.CredentialCache;
 import dev.puddle.core.vending.CredentialScope;
 import dev.puddle.core.vending.CredentialVending;
-import dev.puddle.core.vending.DataAccess;
 import dev.puddle.core.vending.SessionPolicy;
 import dev.puddle.core.vending.StsCredentialVendor;
 import dev.puddle.core.vending.StsTestEndpoint;
@@ -440,7 +441,7 @@ class CredentialVendingTest {
                 Authenticator.anonymous(LocalTwin.REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
                 null,
                 new CredentialVending(
-                    TestTwin.get().credentialVendor(), DataAccess.everyone(AccessLevel.WRITE))));
+                    TestTwin.get().credentialVendor(), new GrantedDataAccess(new AccessQuery(TestTwin.get().database())))));
     Invocations.invoke(
         handler,
         Invocations.event(

@@ -1,5 +1,7 @@
 package dev.puddle.local;
 
+import dev.puddle.core.access.AccessQuery;
+import dev.puddle.core.access.GrantedDataAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,9 +27,7 @@ import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.rest.CatalogApi;
-import dev.puddle.core.vending.AccessLevel;
 import dev.puddle.core.vending.CredentialVending;
-import dev.puddle.core.vending.DataAccess;
 import dev.puddle.functions.CatalogHandler;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -125,7 +125,7 @@ class EventSamplesTest {
                             : Optional.empty(),
                     ownTokens),
                 new CredentialVending(
-                    TestTwin.get().credentialVendor(), DataAccess.everyone(AccessLevel.WRITE))));
+                    TestTwin.get().credentialVendor(), new GrantedDataAccess(new AccessQuery(TestTwin.get().database())))));
   }
 
   @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
+import dev.puddle.core.access.PrincipalCredential;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.catalog.Namespace;
@@ -34,14 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LocalTwinTokensTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final LocalTwin.Identity IDENTITY =
-      new LocalTwin.Identity(
-          database ->
-              (id, secret) ->
-                  "spark".equals(id) && "spark-secret".equals(secret)
-                      ? Optional.of(new PrincipalRef(LocalTwin.REALM, "spark"))
-                      : Optional.empty(),
-          true);
+  private static final PrincipalCredential ROOT = new PrincipalCredential("spark", "spark-secret");
 
   @TempDir Path data;
 
@@ -70,7 +62,7 @@ class LocalTwinTokensTest {
 
   private LocalTwin start() {
     return LocalTwin.start(
-        new LocalTwin.Options(data, "127.0.0.1", 0, 0, 0, 0, TestTwin.PURGE), IDENTITY);
+        new LocalTwin.Options(data, "127.0.0.1", 0, 0, 0, 0, TestTwin.PURGE, ROOT));
   }
 
   private static RESTCatalog catalog(LocalTwin twin, Map<String, String> extra) {

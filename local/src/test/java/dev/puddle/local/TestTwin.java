@@ -1,5 +1,6 @@
 package dev.puddle.local;
 
+import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.metastore.dataapi.DataApiConnections;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.rest.auth.OAuth2Properties;
 
 /**
  * The local twins shared by the tests of a JVM, one per metastore access mode, on free ports, with
@@ -47,6 +49,10 @@ public final class TestTwin {
     DATA_API
   }
 
+  /** The credential of the realm's root principal in the shared twins. */
+  public static final PrincipalCredential ROOT =
+      new PrincipalCredential("test-root", "test-root-secret-not-for-production");
+
   private static final AtomicInteger WAREHOUSES = new AtomicInteger();
   private static final Map<Mode, TestTwin> TWINS = new EnumMap<>(Mode.class);
 
@@ -66,7 +72,8 @@ public final class TestTwin {
   private static TestTwin start(Mode mode) {
     try {
       Path data = Files.createTempDirectory("puddle-test-");
-      LocalTwin.Options options = new LocalTwin.Options(data, "127.0.0.1", 0, 0, 0, 0, PURGE);
+      LocalTwin.Options options =
+          new LocalTwin.Options(data, "127.0.0.1", 0, 0, 0, 0, PURGE, ROOT);
       TestTwin started;
       if (mode == Mode.JDBC) {
         started = new TestTwin(LocalTwin.start(options), null);
@@ -133,6 +140,9 @@ public final class TestTwin {
     Map<String, String> properties = new HashMap<>();
     properties.put(CatalogProperties.URI, twin.uri());
     properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse);
+    properties.put(OAuth2Properties.OAUTH2_SERVER_URI, twin.uri() + "/v1/oauth/tokens");
+    properties.put(OAuth2Properties.CREDENTIAL, ROOT.clientId() + ":" + ROOT.clientSecret());
+    properties.put(OAuth2Properties.SCOPE, "PRINCIPAL_ROLE:ALL");
     properties.putAll(extra);
     RESTCatalog catalog = new RESTCatalog();
     catalog.initialize("puddle", properties);

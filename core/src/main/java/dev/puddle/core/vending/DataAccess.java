@@ -13,9 +13,4 @@ import org.apache.iceberg.catalog.TableIdentifier;
 @FunctionalInterface
 public interface DataAccess {
   AccessLevel of(Caller caller, Warehouse warehouse, TableIdentifier table);
-
-  /** Every caller gets {@code level}: the answer while no access model decides. */
-  static DataAccess everyone(AccessLevel level) {
-    return (caller, warehouse, table) -> level;
-  }
 }
