@@ -60,6 +60,7 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.StorageCredential;
 import org.apache.iceberg.io.SupportsStorageCredentials;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.rest.auth.OAuth2Properties;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.requests.ImmutableRegisterTableRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
@@ -167,6 +168,7 @@ class CredentialVendingTest {
         VendedCredentialsProvider.create(
             Map.of(
                 CatalogProperties.URI, TestTwin.get().uri(),
+                OAuth2Properties.TOKEN, TestTwin.rootToken(),
                 VendedCredentialsProvider.URI, endpoint))) {
       AwsCredentials refreshed = refresher.resolveCredentials();
 
@@ -482,9 +484,11 @@ class CredentialVendingTest {
   }
 
   private RESTCatalog client(String uri, String warehouse, Map<String, String> extra) {
-    Map<String, String> properties = new HashMap<>(extra);
-    properties.put(CatalogProperties.URI, uri);
-    RESTCatalog catalog = TestTwin.restCatalog(warehouse, properties);
+    // the twin wants root's token; the catalogs the tests serve themselves take anybody
+    RESTCatalog catalog =
+        uri.equals(TestTwin.get().uri())
+            ? TestTwin.restCatalog(warehouse, extra)
+            : TestTwin.client(uri, warehouse, extra);
     closing.add(catalog);
     return catalog;
   }

@@ -348,6 +348,7 @@ class PurgeTest {
                             + "/v1/"
                             + warehouse
                             + "/namespaces/sales/views/daily?purgeRequested=true"))
+                .header("Authorization", "Bearer " + TestTwin.rootToken())
                 .DELETE()
                 .build(),
             HttpResponse.BodyHandlers.ofString());
@@ -788,6 +789,7 @@ class PurgeTest {
           http.send(
               HttpRequest.newBuilder(
                       URI.create(TestTwin.get().uri() + "/admin/v1/" + warehouse + "/purge-jobs"))
+                  .header("Authorization", "Bearer " + TestTwin.rootToken())
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(response.statusCode()).as(response.body()).isEqualTo(200);

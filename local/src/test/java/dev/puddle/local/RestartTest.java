@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +25,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.relocated.com.google.common.collect.ImmutableMap;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.rest.auth.OAuth2Properties;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -92,10 +94,17 @@ class RestartTest {
    * next), runs work with Iceberg's REST client against it, and stops the twin.
    */
   private <T> T withTwin(Function<RESTCatalog, T> work) {
-    LocalTwin twin = LocalTwin.start(new LocalTwin.Options(data, "127.0.0.1", 0, 0, 0));
+    LocalTwin twin =
+        LocalTwin.start(
+            new LocalTwin.Options(
+                data, "127.0.0.1", 0, 0, 0, 0, LocalPurge.Options.DEFAULTS, TestTwin.ROOT));
     RESTCatalog catalog = new RESTCatalog();
     try {
-      catalog.initialize("restart", twin.clientProperties());
+      Map<String, String> properties = new HashMap<>(twin.clientProperties());
+      properties.put(
+          OAuth2Properties.CREDENTIAL,
+          TestTwin.ROOT.clientId() + ":" + TestTwin.ROOT.clientSecret());
+      catalog.initialize("restart", properties);
       return work.apply(catalog);
     } finally {
       close(catalog);

@@ -150,7 +150,7 @@ class ShadedJarIT {
 
       JsonNode answer = JSON.readTree(responses(output).getFirst());
       assertThat(answer.get("Status").asText()).isEqualTo("SUCCESS");
-      assertThat(answer.at("/Data/AppliedScripts").asText()).isEqualTo("4");
+      assertThat(answer.at("/Data/AppliedScripts").asText()).isEqualTo("5");
       System.out.printf(
           Locale.ROOT,
           "[init] MigrationHandler: %s ms, migration %s%n",

@@ -6,11 +6,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.rest.RESTCatalog;
 
 /**
@@ -51,9 +49,7 @@ final class TestEndpoint implements AutoCloseable {
 
   /** Iceberg's REST client for a warehouse, through this endpoint, with more properties. */
   RESTCatalog client(String warehouse, Map<String, String> extra) {
-    Map<String, String> properties = new HashMap<>(extra);
-    properties.put(CatalogProperties.URI, uri());
-    return TestTwin.restCatalog(warehouse, properties);
+    return TestTwin.client(uri(), warehouse, extra);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.puddle.local;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Warehouses;
@@ -8,6 +9,12 @@ import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint;
 import dev.puddle.core.purge.PurgeSweep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -135,18 +142,57 @@ public final class TestTwin {
     return name;
   }
 
-  /** Iceberg's own REST client, pointed at a warehouse of the twin. */
+  /** Iceberg's own REST client, pointed at a warehouse of the twin, signed in as root. */
   public RESTCatalog catalog(String warehouse, Map<String, String> extra) {
     Map<String, String> properties = new HashMap<>();
-    properties.put(CatalogProperties.URI, twin.uri());
-    properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse);
-    properties.put(OAuth2Properties.OAUTH2_SERVER_URI, twin.uri() + "/v1/oauth/tokens");
     properties.put(OAuth2Properties.CREDENTIAL, ROOT.clientId() + ":" + ROOT.clientSecret());
     properties.put(OAuth2Properties.SCOPE, "PRINCIPAL_ROLE:ALL");
+    properties.putAll(extra);
+    return client(twin.uri(), warehouse, properties);
+  }
+
+  /**
+   * Iceberg's own REST client for a warehouse of the catalog at {@code uri}, which also issues its
+   * tokens; with no credential unless {@code extra} gives one.
+   */
+  public static RESTCatalog client(String uri, String warehouse, Map<String, String> extra) {
+    Map<String, String> properties = new HashMap<>();
+    properties.put(CatalogProperties.URI, uri);
+    properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse);
+    properties.put(OAuth2Properties.OAUTH2_SERVER_URI, uri + "/v1/oauth/tokens");
     properties.putAll(extra);
     RESTCatalog catalog = new RESTCatalog();
     catalog.initialize("puddle", properties);
     return catalog;
+  }
+
+  /** A token of the twin's issuer for its root, for requests sent without Iceberg's client. */
+  public static String rootToken() {
+    try {
+      HttpResponse<String> response =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(get().uri() + "/v1/oauth/tokens"))
+                      .header("Content-Type", "application/x-www-form-urlencoded")
+                      .POST(
+                          HttpRequest.BodyPublishers.ofString(
+                              "grant_type=client_credentials&scope=PRINCIPAL_ROLE%3AALL"
+                                  + "&client_id="
+                                  + URLEncoder.encode(ROOT.clientId(), StandardCharsets.UTF_8)
+                                  + "&client_secret="
+                                  + URLEncoder.encode(ROOT.clientSecret(), StandardCharsets.UTF_8)))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException("No root token: " + response.body());
+      }
+      return new ObjectMapper().readTree(response.body()).get("access_token").asText();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   /** The shared JDBC twin. */

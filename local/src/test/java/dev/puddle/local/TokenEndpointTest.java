@@ -14,6 +14,13 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import dev.puddle.core.access.CatalogRoles;
+import dev.puddle.core.access.Grant;
+import dev.puddle.core.access.PrincipalRoles;
+import dev.puddle.core.access.Principals;
+import dev.puddle.core.access.PrivilegeGrants;
+import dev.puddle.core.access.Securable;
+import dev.puddle.core.api.Privilege;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.auth.ClientCredentials;
 import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
@@ -23,7 +30,10 @@ import dev.puddle.core.auth.SecretsManagerKeySet;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.auth.TokenIssuer;
 import dev.puddle.core.auth.TrustedIssuer;
+import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.SigningKeys;
+import dev.puddle.core.metastore.Warehouse;
+import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.vending.CredentialVending;
 import dev.puddle.functions.CatalogHandler;
@@ -105,6 +115,7 @@ class TokenEndpointTest {
     secrets = new SecretsManagerEndpoint(ARN);
     secrets.secret(new JWKSet(first).toString(false));
     warehouse = TestTwin.newWarehouse("tokens");
+    grantEtlTheWarehouse();
 
     TokenIssuer.Settings settings = new TokenIssuer.Settings(ISSUER, "puddle", Duration.ofHours(1));
     SigningKeys published = new SigningKeys(TestTwin.get().database());
@@ -124,6 +135,26 @@ class TokenEndpointTest {
             CredentialVending.disabled());
     // built after the streams are captured: the request log writes to the System.out of then
     endpoint = TestEndpoint.start(new CatalogHandler(api));
+  }
+
+  /**
+   * The test's principal {@code etl}, whose principal role {@code reader} manages the content of
+   * the test's warehouse: tokens name a principal the access model knows.
+   */
+  private void grantEtlTheWarehouse() {
+    Database database = TestTwin.get().database();
+    Principals principals = new Principals(database);
+    if (principals.list(LocalTwin.REALM).stream().noneMatch(p -> p.name().equals("etl"))) {
+      principals.create(LocalTwin.REALM, "etl", Map.of());
+      new PrincipalRoles(database).create(LocalTwin.REALM, "reader", Map.of());
+      new PrincipalRoles(database).assign(LocalTwin.REALM, "etl", "reader");
+    }
+    Warehouse tokens = new Warehouses(database).get(LocalTwin.REALM, warehouse);
+    CatalogRoles catalogRoles = new CatalogRoles(database);
+    catalogRoles.create(tokens, "content", Map.of());
+    catalogRoles.assign(tokens, "reader", "content");
+    new PrivilegeGrants(database)
+        .add(tokens, "content", new Grant(Privilege.CATALOG_MANAGE_CONTENT, Securable.catalog()));
   }
 
   @AfterEach

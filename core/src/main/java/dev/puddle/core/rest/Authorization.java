@@ -42,7 +42,7 @@ final class Authorization {
           access.require(route.privilege(), Securable.namespace(scope.namespace()));
       case CREATE_TABLE, REGISTER_TABLE, CREATE_VIEW, REGISTER_VIEW ->
           access.require(route.privilege(), Securable.namespace(scope.namespace()));
-      case LOAD_TABLE, TABLE_EXISTS ->
+      case LOAD_TABLE, TABLE_EXISTS, LOAD_CREDENTIALS ->
           access.require(route.privilege(), Securable.table(scope.table()));
       case DROP_TABLE -> {
         Securable table = Securable.table(scope.table());
