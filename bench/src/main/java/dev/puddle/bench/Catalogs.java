@@ -3,6 +3,7 @@ package dev.puddle.bench;
 import dev.puddle.bench.process.PuddleTwin;
 import dev.puddle.bench.process.ReferenceServer;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -11,6 +12,7 @@ import org.apache.iceberg.aws.AwsClientProperties;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.aws.s3.S3FileIOProperties;
 import org.apache.iceberg.rest.RESTCatalogProperties;
+import org.apache.iceberg.rest.auth.OAuth2Properties;
 
 /**
  * The two catalogs under test, each in a child JVM, and a {@link Side} for each: Puddle's local
@@ -43,13 +45,20 @@ public final class Catalogs implements AutoCloseable {
       catalogs.reference =
           ReferenceServer.start(catalogs.twin, List.of(), referenceConnections, run);
       Map<String, String> client = clientProperties(catalogs.twin, pageSize);
+      // Puddle wants a token, as engines get one: the client-credentials flow, once per client
+      Map<String, String> signedIn = new HashMap<>(client);
+      signedIn.put(
+          OAuth2Properties.CREDENTIAL,
+          PuddleTwin.ROOT_CLIENT_ID + ":" + PuddleTwin.ROOT_CLIENT_SECRET);
+      signedIn.put(OAuth2Properties.OAUTH2_SERVER_URI, catalogs.twin.uri() + "/v1/oauth/tokens");
+      signedIn.put(OAuth2Properties.SCOPE, "PRINCIPAL_ROLE:ALL");
       catalogs.puddleSide =
           new Side(
               "Puddle",
               catalogs.twin.uri(),
               Optional.of(PuddleTwin.WAREHOUSE),
               PuddleTwin.WAREHOUSE_LOCATION,
-              client);
+              signedIn);
       catalogs.referenceSide =
           new Side(
               "reference",

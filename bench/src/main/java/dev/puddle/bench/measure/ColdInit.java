@@ -102,6 +102,8 @@ public final class ColdInit {
               + table.name();
       event.put("rawPath", path);
       ((ObjectNode) event.path("requestContext").path("http")).put("path", path);
+      // a real engine's token, from the twin's issuer, whose keys the function finds in PostgreSQL
+      ((ObjectNode) event.path("headers")).put("authorization", "Bearer " + twin.rootToken());
       ObjectNode parameters = (ObjectNode) event.path("pathParameters");
       parameters.put("prefix", PuddleTwin.WAREHOUSE);
       parameters.put("namespace", table.namespace().toString());

@@ -1,6 +1,12 @@
 package dev.puddle.bench.process;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +24,11 @@ public final class PuddleTwin implements AutoCloseable {
 
   public static final String ACCESS_KEY_ID = "puddle";
   public static final String SECRET_ACCESS_KEY = "puddle-local-secret";
+
+  /** The credential of the twin's root principal, which the benchmark's clients sign in with. */
+  public static final String ROOT_CLIENT_ID = "bench-root";
+
+  public static final String ROOT_CLIENT_SECRET = "bench-root-secret";
   public static final String REGION = "us-east-1";
 
   /** The twin's default warehouse and where it keeps its tables. */
@@ -40,6 +51,34 @@ public final class PuddleTwin implements AutoCloseable {
     this.port = port;
     this.s3Port = s3Port;
     this.postgresPort = postgresPort;
+  }
+
+  /** A token of the twin's issuer for its root principal, as an engine would get one. */
+  public String rootToken() {
+    String form =
+        "grant_type=client_credentials&scope=PRINCIPAL_ROLE%3AALL&client_id="
+            + ROOT_CLIENT_ID
+            + "&client_secret="
+            + ROOT_CLIENT_SECRET;
+    try {
+      HttpResponse<String> response =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(uri() + "/v1/oauth/tokens"))
+                      .header("Content-Type", "application/x-www-form-urlencoded")
+                      .POST(HttpRequest.BodyPublishers.ofString(form))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException("The twin refused a token: " + response.body());
+      }
+      return new ObjectMapper().readTree(response.body()).get("access_token").asText();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Starts the twin on free loopback ports and waits until it serves. */
@@ -68,7 +107,7 @@ public final class PuddleTwin implements AutoCloseable {
         ChildJvm.start(
             "puddle-local",
             arguments,
-            Map.of(),
+            Map.of("PUDDLE_ROOT_CREDENTIAL", ROOT_CLIENT_ID + ":" + ROOT_CLIENT_SECRET),
             runDirectory.resolve("logs/puddle-local.log"),
             line -> line.contains(READY_LINE));
     PuddleTwin twin = new PuddleTwin(jvm, data, port, s3Port, postgresPort);
