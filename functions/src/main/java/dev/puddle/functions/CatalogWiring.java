@@ -82,7 +82,7 @@ record CatalogWiring(
             new RequestLog(env.metricsNamespace(), System.out));
     return new CatalogWiring(
         function,
-        new Priming(function, EnumSet.of(group), gate),
+        new Priming(function, EnumSet.of(group), gate, authenticator, env.realm()),
         database,
         credentials,
         authenticator,
