@@ -60,9 +60,9 @@ final class Priming {
     this.realm = realm;
   }
 
-  /** Primes with a new priming issuer; returns what it did, for the record. */
-  String run() {
-    return run(PrimingIssuer.generate(realm, Clock.systemUTC()));
+  /** A new issuer for one priming run, bound to the function's realm. */
+  PrimingIssuer newIssuer() {
+    return PrimingIssuer.generate(realm, Clock.systemUTC());
   }
 
   /**

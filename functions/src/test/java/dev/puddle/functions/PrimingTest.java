@@ -49,7 +49,7 @@ class PrimingTest {
   void primingGetsPastAuthenticationAndItsTokensAreRefusedOnceItIsOver() throws IOException {
     PrimingIssuer issuer = PrimingIssuer.generate("default", Clock.systemUTC());
 
-    String primed = wiring.priming().run(issuer);
+    String primed = wiring.beforeCheckpoint(issuer);
 
     assertThat(primed).matches("\\d+ classes loaded, [1-9]\\d* canned requests replayed, .*");
     assertThat(primed).endsWith(", 0 refused as unauthenticated");

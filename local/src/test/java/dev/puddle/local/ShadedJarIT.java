@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * under 30 MB, holds no Netty or Apache HTTP client (only httpcore5, whose {@code Method} Iceberg's
  * {@code Endpoint} needs), and each handler class, started in a JVM of its own from environment
  * variables with nothing else on the class path, serves its events against the twin's PostgreSQL
- * and S3. Prints the jar's size and each handler's init time (class load to ready, in that JVM).
+ * and S3, verifying their token (the twin's root's) with the key the twin published there. Prints
+ * the jar's size and each handler's init time (class load to ready, in that JVM).
  * Runs in the integration-test phase, after the jar is built.
  */
 class ShadedJarIT {
@@ -44,12 +45,14 @@ class ShadedJarIT {
           .resolveSibling("functions/target/puddle-functions.jar");
 
   private static String warehouse;
+  private static String token;
 
   @TempDir static Path events;
 
   @BeforeAll
   static void setUp() {
     warehouse = TestTwin.newWarehouse("shaded");
+    token = TestTwin.rootToken();
   }
 
   @Test
@@ -223,7 +226,12 @@ class ShadedJarIT {
   private static Path event(Route route, Map<String, String> path, String body) throws IOException {
     Map<String, String> all = new HashMap<>(path);
     all.put("prefix", warehouse);
-    HttpApiEvent event = Invocations.event(route, all, body, Map.of("accept-encoding", "gzip"));
+    HttpApiEvent event =
+        Invocations.event(
+            route,
+            all,
+            body,
+            Map.of("accept-encoding", "gzip", "authorization", "Bearer " + token));
     Path file = Files.createTempFile(events, route.operationId(), ".json");
     JSON.writeValue(file.toFile(), event);
     return file;
