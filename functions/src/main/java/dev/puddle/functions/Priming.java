@@ -31,8 +31,8 @@ import java.util.Set;
  *       database; their log lines are muted. The events carry a token of a {@link PrimingIssuer}
  *       made for this run, which the function's authenticator trusts only while they replay: the
  *       token is verified as any other, and once priming ends it, its issuer and key are refused;
- *   <li>runs the payload work after the database ({@link PayloadPriming}): authorization on
- *       canned grants, metadata parsing, updates, responses.
+ *   <li>runs the payload work after the database ({@link PayloadPriming}): authorization on canned
+ *       grants, metadata parsing, updates, responses.
  * </ol>
  */
 final class Priming {

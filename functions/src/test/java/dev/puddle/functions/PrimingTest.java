@@ -17,10 +17,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * SnapStart priming gets its canned requests through authentication with a token of its own
- * issuer, and that issuer is trusted for the length of priming only: afterwards its tokens are
- * refused like any untrusted issuer's. The function's metastore and S3 are unreachable here; priming
- * needs neither, and authentication comes before both.
+ * SnapStart priming gets its canned requests through authentication with a token of its own issuer,
+ * and that issuer is trusted for the length of priming only: afterwards its tokens are refused like
+ * any untrusted issuer's. The function's metastore and S3 are unreachable here; priming needs
+ * neither, and authentication comes before both.
  */
 class PrimingTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -68,7 +68,9 @@ class PrimingTest {
   @Test
   void theCheckpointHookPrimesPastAuthentication() {
     assertThat(wiring.beforeCheckpoint())
-        .matches("\\d+ classes loaded, [1-9]\\d* canned requests replayed, 0 refused as unauthenticated");
+        .matches(
+            "\\d+ classes loaded, [1-9]\\d* canned requests replayed, 0 refused as"
+                + " unauthenticated");
   }
 
   private static HttpApiEvent loadTable(String token) throws IOException {

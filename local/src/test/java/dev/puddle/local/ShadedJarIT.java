@@ -36,8 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code Endpoint} needs), and each handler class, started in a JVM of its own from environment
  * variables with nothing else on the class path, serves its events against the twin's PostgreSQL
  * and S3, verifying their token (the twin's root's) with the key the twin published there. Prints
- * the jar's size and each handler's init time (class load to ready, in that JVM).
- * Runs in the integration-test phase, after the jar is built.
+ * the jar's size and each handler's init time (class load to ready, in that JVM). Runs in the
+ * integration-test phase, after the jar is built.
  */
 class ShadedJarIT {
   private static final ObjectMapper JSON = new ObjectMapper();

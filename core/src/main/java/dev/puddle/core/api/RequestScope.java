@@ -8,8 +8,8 @@ import java.util.function.Supplier;
  * What the request being served on this thread carries down to the metastore: its deadline, its
  * cost counters and, for a request with an idempotency key, the statement that records in each
  * database transaction that the request took effect; and, once its token is verified, who sent it,
- * for the request's log line. Bound for the duration of {@link #run}; code
- * running outside a request sees a scope without deadline whose counts are discarded.
+ * for the request's log line. Bound for the duration of {@link #run}; code running outside a
+ * request sees a scope without deadline whose counts are discarded.
  */
 public final class RequestScope {
   /** Joins a database transaction of the request just before it commits. */

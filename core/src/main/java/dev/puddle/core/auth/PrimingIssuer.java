@@ -23,8 +23,8 @@ import java.util.UUID;
  * through authentication as real ones do (JWT parsing, signature and claim checks in Nimbus) and on
  * to authorization and the endpoints. Its key pair is generated in memory when priming starts and
  * published nowhere; its {@code iss} is unique to it. The authenticator trusts it only for the
- * length of priming ({@link JwtAuthenticator#trustTemporarily}), so once priming is over its
- * tokens are refused like any other untrusted issuer's, and no later request can present one.
+ * length of priming ({@link JwtAuthenticator#trustTemporarily}), so once priming is over its tokens
+ * are refused like any other untrusted issuer's, and no later request can present one.
  *
  * <p>Its tokens look like Puddle's own (ES256, {@code sub}, {@code scope} activating all principal
  * roles, a few minutes of life) and are bound to one realm by the issuer.

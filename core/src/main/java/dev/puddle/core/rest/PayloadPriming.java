@@ -36,9 +36,10 @@ import org.apache.iceberg.types.Types;
 
 /**
  * Runs, without any I/O, the payload work of the REST API that serving a request needs after the
- * metastore answered: checking the caller's privileges on canned grants, parsing requests and
- * table metadata, checking requirements, applying updates, writing responses and errors. A SnapStart snapshot taken after this holds those classes loaded
- * and initialized, so the first request after a restore does not pay for them.
+ * metastore answered: checking the caller's privileges on canned grants, parsing requests and table
+ * metadata, checking requirements, applying updates, writing responses and errors. A SnapStart
+ * snapshot taken after this holds those classes loaded and initialized, so the first request after
+ * a restore does not pay for them.
  */
 public final class PayloadPriming {
   private static final String COMMIT =
@@ -145,10 +146,12 @@ public final class PayloadPriming {
             false,
             true,
             List.of(
-                new Grant(Privilege.TABLE_READ_DATA, Securable.namespace(Namespace.of("priming")))));
+                new Grant(
+                    Privilege.TABLE_READ_DATA, Securable.namespace(Namespace.of("priming")))));
     Map<String, String> table = Map.of("prefix", "wh", "namespace", "priming", "table", "events");
     Scope load =
-        new Scope(null, null, new Request(Route.LOAD_TABLE, table, Map.of(), Map.of(), null), admin);
+        new Scope(
+            null, null, new Request(Route.LOAD_TABLE, table, Map.of(), Map.of(), null), admin);
     Authorization.authorize(load);
     int refused = 0;
     for (CallerAccess access : List.of(admin, reader)) {
