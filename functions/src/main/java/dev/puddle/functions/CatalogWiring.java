@@ -5,6 +5,7 @@ import dev.puddle.core.access.GrantedDataAccess;
 import dev.puddle.core.access.Principals;
 import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.auth.JwtAuthenticator;
+import dev.puddle.core.auth.PrimingIssuer;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
@@ -82,7 +83,7 @@ record CatalogWiring(
             new RequestLog(env.metricsNamespace(), System.out));
     return new CatalogWiring(
         function,
-        new Priming(function, EnumSet.of(group), gate),
+        new Priming(function, EnumSet.of(group), gate, authenticator, env.realm()),
         database,
         credentials,
         authenticator,
@@ -92,7 +93,12 @@ record CatalogWiring(
 
   /** SnapStart, before the snapshot: prime, and hold no connection in it. */
   String beforeCheckpoint() {
-    String primed = priming.run();
+    return beforeCheckpoint(priming.newIssuer());
+  }
+
+  /** {@link #beforeCheckpoint()} with the given priming issuer, trusted while priming runs. */
+  String beforeCheckpoint(PrimingIssuer issuer) {
+    String primed = priming.run(issuer);
     database.closeIdleConnections();
     return primed;
   }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.api.Route;
+import dev.puddle.core.auth.JwtAuthenticator;
+import dev.puddle.core.auth.PrimingIssuer;
 import dev.puddle.core.rest.PayloadPriming;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -11,6 +13,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.Set;
 
 /**
@@ -24,10 +27,12 @@ import java.util.Set;
  *       no request can reach without the network;
  *   <li>sends the sample event of every route of the function's groups through the real handler,
  *       with the metastore's connection factory shut, so each runs its event parsing, routing,
- *       idempotency and error paths and fails where it would first need the database; their log
- *       lines are muted;
- *   <li>runs the payload work after the database ({@link PayloadPriming}): metadata parsing,
- *       updates, responses.
+ *       authentication, idempotency and error paths and fails where it would first need the
+ *       database; their log lines are muted. The events carry a token of a {@link PrimingIssuer}
+ *       made for this run, which the function's authenticator trusts only while they replay: the
+ *       token is verified as any other, and once priming ends it, its issuer and key are refused;
+ *   <li>runs the payload work after the database ({@link PayloadPriming}): authorization on canned
+ *       grants, metadata parsing, updates, responses.
  * </ol>
  */
 final class Priming {
@@ -39,45 +44,83 @@ final class Priming {
   private final CatalogFunction function;
   private final Set<FunctionGroup> groups;
   private final ConnectionGate gate;
+  private final JwtAuthenticator authenticator;
+  private final String realm;
 
-  Priming(CatalogFunction function, Set<FunctionGroup> groups, ConnectionGate gate) {
+  Priming(
+      CatalogFunction function,
+      Set<FunctionGroup> groups,
+      ConnectionGate gate,
+      JwtAuthenticator authenticator,
+      String realm) {
     this.function = function;
     this.groups = groups;
     this.gate = gate;
+    this.authenticator = authenticator;
+    this.realm = realm;
   }
 
-  /** Primes; returns how many classes were loaded and events replayed, for the record. */
-  String run() {
+  /** A new issuer for one priming run, bound to the function's realm. */
+  PrimingIssuer newIssuer() {
+    return PrimingIssuer.generate(realm, Clock.systemUTC());
+  }
+
+  /**
+   * Primes with {@code issuer}'s token, trusted until the events are replayed; returns how many
+   * classes were loaded, events replayed, and of those needing a token how many were refused it
+   * (none, unless priming no longer reaches past authentication).
+   */
+  String run(PrimingIssuer issuer) {
     int classes = loadClasses();
     int events = 0;
+    int unauthenticated = 0;
+    JwtAuthenticator.TemporaryTrust trust = authenticator.trustTemporarily(issuer.trusted());
     gate.shut();
     function.log().mute(true);
     try {
+      String authorization = "Bearer " + issuer.token();
       for (Route route : Route.values()) {
-        if (groups.contains(route.group()) && replay(route)) {
+        if (!groups.contains(route.group())) {
+          continue;
+        }
+        HttpApiResponse response = replay(route, authorization);
+        if (response != null) {
           events++;
+          if (route.requiresAuthentication() && response.statusCode() == 401) {
+            unauthenticated++;
+          }
         }
       }
       PayloadPriming.run();
     } finally {
+      trust.close();
       function.log().mute(false);
       gate.reopen();
     }
-    return classes + " classes loaded, " + events + " canned requests replayed";
+    return classes
+        + " classes loaded, "
+        + events
+        + " canned requests replayed, "
+        + unauthenticated
+        + " refused as unauthenticated";
   }
 
-  private boolean replay(Route route) {
+  /** The function's answer to the route's sample event, or null if the route has none. */
+  private HttpApiResponse replay(Route route, String authorization) {
     try (InputStream in =
         Priming.class.getResourceAsStream(EVENTS + route.operationId() + ".json")) {
       if (in == null) {
-        return false;
+        return null;
       }
       ObjectNode event = (ObjectNode) JSON.readTree(in);
-      if (route.group() == FunctionGroup.WRITE) {
-        ((ObjectNode) event.get("headers")).put("idempotency-key", PRIMING_KEY);
+      ObjectNode headers = (ObjectNode) event.get("headers");
+      if (route.requiresAuthentication()) {
+        headers.put("authorization", authorization);
       }
-      function.handle(JSON.treeToValue(event, HttpApiEvent.class), null);
-      return true;
+      if (route.group() == FunctionGroup.WRITE) {
+        headers.put("idempotency-key", PRIMING_KEY);
+      }
+      return function.handle(JSON.treeToValue(event, HttpApiEvent.class), null);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.core.auth.JwtAuthenticator;
+import dev.puddle.core.auth.PrimingIssuer;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.storage.Storage;
@@ -13,6 +15,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -116,6 +119,50 @@ class RequestLogTest {
     assertThat(text).doesNotContain("s3cr3t").doesNotContain("Bearer");
   }
 
+  @Test
+  void theLineNamesTheAuthenticatedPrincipalAndRealmButNeverTheToken() throws IOException {
+    // an issuer with its key in memory, binding its tokens to the realm "tenant-b"
+    PrimingIssuer issuer = PrimingIssuer.generate("tenant-b", Clock.systemUTC());
+    CatalogApi api =
+        new CatalogApi(
+            new CatalogApi.Settings("acme", "wh"),
+            database,
+            storage,
+            null,
+            new JwtAuthenticator(
+                List.of(issuer.trusted()), JwtAuthenticator.DEFAULT_CLOCK_SKEW, Clock.systemUTC()));
+    CatalogFunction authenticating =
+        new CatalogFunction(
+            api,
+            new CatalogFunction.Options(
+                EnumSet.of(FunctionGroup.READ),
+                "acme",
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(2),
+                1024),
+            new RequestLog("PuddleTest", new PrintStream(out, true, StandardCharsets.UTF_8)));
+    String token = issuer.token();
+    Map<String, String> path = Map.of("prefix", "wh", "namespace", "sales");
+    String routeKey = "GET /v1/{prefix}/namespaces/{namespace}";
+
+    authenticating.handle(event(routeKey, "/v1/wh/namespaces/sales", path, null, token), null);
+    authenticating.handle(
+        event(routeKey, "/v1/wh/namespaces/sales", path, null, "not-a-token"), null);
+
+    List<JsonNode> lines = lines();
+    JsonNode authenticated = lines.get(0);
+    // past authentication, the unreachable metastore answers
+    assertThat(authenticated.get("status").asInt()).isEqualTo(503);
+    assertThat(authenticated.get("principal").asText()).isEqualTo(PrimingIssuer.PRINCIPAL);
+    assertThat(authenticated.get("realm").asText()).isEqualTo("tenant-b");
+    JsonNode refused = lines.get(1);
+    assertThat(refused.get("status").asInt()).isEqualTo(401);
+    assertThat(refused.get("principal").isNull()).isTrue();
+    assertThat(refused.get("realm").asText()).isEqualTo("acme");
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertThat(text).doesNotContain(token).doesNotContain(token.split("\\.")[2]);
+  }
+
   private List<JsonNode> lines() throws IOException {
     List<JsonNode> lines = new ArrayList<>();
     for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
@@ -126,6 +173,11 @@ class RequestLogTest {
 
   private static HttpApiEvent event(
       String routeKey, String path, Map<String, String> parameters, String body) {
+    return event(routeKey, path, parameters, body, "s3cr3t-token");
+  }
+
+  private static HttpApiEvent event(
+      String routeKey, String path, Map<String, String> parameters, String body, String token) {
     String method = routeKey.substring(0, routeKey.indexOf(' '));
     return new HttpApiEvent(
         "2.0",
@@ -133,7 +185,7 @@ class RequestLogTest {
         path,
         "",
         null,
-        Map.of("authorization", "Bearer s3cr3t-token", "content-type", "application/json"),
+        Map.of("authorization", "Bearer " + token, "content-type", "application/json"),
         null,
         parameters,
         new HttpApiEvent.RequestContext(

@@ -6,30 +6,76 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import dev.puddle.core.access.Principals;
+import dev.puddle.core.access.RealmBootstrap;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
 import dev.puddle.core.auth.PrincipalRoleScope;
 import dev.puddle.core.auth.TokenIssuer;
+import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.Migrations;
+import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.metastore.SigningKeys;
+import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.functions.CatalogHandler;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * A read function wired from its environment with {@code PUDDLE_TOKEN_ISSUER}: it requires bearer
  * tokens and verifies Puddle's with the keys published in the metastore, caching them; its
  * SnapStart restore hook drops that cache.
+ *
+ * <p>The function's metastore is a database of its own in the twin's PostgreSQL, migrated and
+ * bootstrapped here: the token issuers of this test publish their keys there, which would withdraw
+ * the twin's own from its metastore.
  */
 class FunctionAuthenticationTest {
   private static final String ISSUER = "https://catalog.example.com";
+  private static final String WAREHOUSE = "function-auth";
+
+  private static String jdbcUrl;
+  private static Database metastore;
+
+  @BeforeAll
+  static void createMetastore() {
+    String name = "function_auth_" + System.nanoTime();
+    TestTwin.get()
+        .database()
+        .autocommit(
+            connection -> {
+              try (Statement statement = connection.createStatement()) {
+                statement.execute("CREATE DATABASE " + name);
+              }
+              return null;
+            });
+    jdbcUrl = TestTwin.get().jdbcUrl().replaceFirst("/postgres\\?", "/" + name + "?");
+    metastore = new Database(PostgresConnections.factory(jdbcUrl, null, null), 2);
+    Migrations.migrate(metastore);
+    new RealmBootstrap(metastore).bootstrap(LocalTwin.REALM, TestTwin.ROOT);
+    new Warehouses(metastore)
+        .ensure(
+            LocalTwin.REALM,
+            WAREHOUSE,
+            "s3://" + LocalTwin.BUCKET + "/" + WAREHOUSE + "-" + name,
+            Map.of());
+  }
+
+  @AfterAll
+  static void closeMetastore() {
+    metastore.close();
+  }
 
   @Test
   void theReadFunctionVerifiesPuddleTokensAndForgetsItsKeysOnRestore() throws Exception {
-    String warehouse = TestTwin.newWarehouse("function-auth");
+    String warehouse = WAREHOUSE;
     CatalogHandler read = new CatalogHandler(environment("read", warehouse));
 
     String first = token(issuer("fn-1-"));
@@ -59,13 +105,13 @@ class FunctionAuthenticationTest {
     return new TokenIssuer(
         new TokenIssuer.Settings(ISSUER, "puddle", Duration.ofHours(1)),
         () -> keys,
-        new SigningKeys(TestTwin.get().database()),
+        new SigningKeys(metastore),
         Clock.systemUTC());
   }
 
   private static String token(TokenIssuer issuer) {
     return issuer
-        .issue(new PrincipalRef(LocalTwin.REALM, "reader"), PrincipalRoleScope.ALL_ROLES)
+        .issue(new PrincipalRef(LocalTwin.REALM, Principals.ROOT), PrincipalRoleScope.ALL_ROLES)
         .value();
   }
 
@@ -84,7 +130,7 @@ class FunctionAuthenticationTest {
     LocalTwin twin = TestTwin.get();
     Map<String, String> env = new HashMap<>();
     env.put("PUDDLE_FUNCTION_GROUP", group);
-    env.put("PUDDLE_DB_URL", twin.jdbcUrl());
+    env.put("PUDDLE_DB_URL", jdbcUrl);
     env.put("PUDDLE_DEFAULT_WAREHOUSE", warehouse);
     env.put("PUDDLE_S3_ENDPOINT", twin.s3Endpoint());
     env.put("PUDDLE_S3_ACCESS_KEY_ID", LocalS3.ACCESS_KEY_ID);

@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
  * IsolatedRuntime}, as a new execution environment would, wires a read and a write handler from
  * environment variables, and, when primed, calls their {@code beforeCheckpoint} and {@code
  * afterRestore} hooks as SnapStart does. Then it sends the first {@code loadTable} and the first
- * commit, against the twin's PostgreSQL and S3.
+ * commit, against the twin's PostgreSQL and S3, with a token the twin issued to its root principal:
+ * the functions verify it with the key the twin published in the metastore, as deployed functions
+ * verify the token function's.
  *
  * <p>It asserts that, after priming, the first requests load no class of the function or its
  * libraries; and prints first-request latency with priming, without, and warm, as ratios (a
@@ -40,6 +42,7 @@ class SnapStartTest {
           .resolveSibling("functions/src/main/resources/dev/puddle/functions/priming-classes.txt");
 
   private static String warehouse;
+  private static String token;
 
   /** What one scenario measured. */
   record Scenario(
@@ -56,6 +59,7 @@ class SnapStartTest {
   @BeforeAll
   static void createTable() {
     warehouse = TestTwin.newWarehouse("snapstart");
+    token = TestTwin.rootToken();
     RequestStreamHandler setup = handler(IsolatedRuntime.ofClassPath(), "write");
     expect(invoke(setup, Route.CREATE_NAMESPACE, Map.of(), "{\"namespace\":[\"sales\"]}"), 200);
     expect(
@@ -220,7 +224,11 @@ class SnapStartTest {
         () ->
             Invocations.invoke(
                 handler,
-                Invocations.event(route, all, body, Map.of("accept-encoding", "gzip")),
+                Invocations.event(
+                    route,
+                    all,
+                    body,
+                    Map.of("accept-encoding", "gzip", "authorization", "Bearer " + token)),
                 new LocalContext("snapstart")));
   }
 

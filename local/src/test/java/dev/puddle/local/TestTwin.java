@@ -142,6 +142,37 @@ public final class TestTwin {
     return name;
   }
 
+  /**
+   * An access token of the twin's issuer for {@code credential}'s principal with all its roles, as
+   * an engine gets one: {@code client_credentials} at the token endpoint.
+   */
+  public String token(PrincipalCredential credential) {
+    String form =
+        "grant_type=client_credentials&client_id="
+            + URLEncoder.encode(credential.clientId(), StandardCharsets.UTF_8)
+            + "&client_secret="
+            + URLEncoder.encode(credential.clientSecret(), StandardCharsets.UTF_8)
+            + "&scope=PRINCIPAL_ROLE%3AALL";
+    try (HttpClient client = HttpClient.newHttpClient()) {
+      HttpResponse<String> response =
+          client.send(
+              HttpRequest.newBuilder(URI.create(twin.uri() + "/v1/oauth/tokens"))
+                  .header("Content-Type", "application/x-www-form-urlencoded")
+                  .POST(HttpRequest.BodyPublishers.ofString(form))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException("No token: " + response.body());
+      }
+      return new ObjectMapper().readTree(response.body()).get("access_token").asText();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Iceberg's own REST client, pointed at a warehouse of the twin, signed in as root. */
   public RESTCatalog catalog(String warehouse, Map<String, String> extra) {
     Map<String, String> properties = new HashMap<>();
@@ -166,38 +197,14 @@ public final class TestTwin {
     return catalog;
   }
 
-  /** A token of the twin's issuer for its root, for requests sent without Iceberg's client. */
-  public static String rootToken() {
-    try {
-      HttpResponse<String> response =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(URI.create(get().uri() + "/v1/oauth/tokens"))
-                      .header("Content-Type", "application/x-www-form-urlencoded")
-                      .POST(
-                          HttpRequest.BodyPublishers.ofString(
-                              "grant_type=client_credentials&scope=PRINCIPAL_ROLE%3AALL"
-                                  + "&client_id="
-                                  + URLEncoder.encode(ROOT.clientId(), StandardCharsets.UTF_8)
-                                  + "&client_secret="
-                                  + URLEncoder.encode(ROOT.clientSecret(), StandardCharsets.UTF_8)))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
-        throw new IllegalStateException("No root token: " + response.body());
-      }
-      return new ObjectMapper().readTree(response.body()).get("access_token").asText();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
   /** The shared JDBC twin. */
   public static LocalTwin get() {
     return of(Mode.JDBC).local();
+  }
+
+  /** A token of the JDBC twin's issuer for the realm's root principal, with all its roles. */
+  public static String rootToken() {
+    return of(Mode.JDBC).token(ROOT);
   }
 
   /** Creates a new, empty warehouse of the JDBC twin and returns its name. */

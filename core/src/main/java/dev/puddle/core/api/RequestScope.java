@@ -7,8 +7,9 @@ import java.util.function.Supplier;
 /**
  * What the request being served on this thread carries down to the metastore: its deadline, its
  * cost counters and, for a request with an idempotency key, the statement that records in each
- * database transaction that the request took effect. Bound for the duration of {@link #run}; code
- * running outside a request sees a scope without deadline whose counts are discarded.
+ * database transaction that the request took effect; and, once its token is verified, who sent it,
+ * for the request's log line. Bound for the duration of {@link #run}; code running outside a
+ * request sees a scope without deadline whose counts are discarded.
  */
 public final class RequestScope {
   /** Joins a database transaction of the request just before it commits. */
@@ -22,6 +23,8 @@ public final class RequestScope {
   private final Deadline deadline;
   private final RequestStats stats = new RequestStats();
   private CommitParticipant participant;
+  private String realm;
+  private String principal;
 
   public RequestScope(Deadline deadline) {
     this.deadline = deadline;
@@ -58,6 +61,22 @@ public final class RequestScope {
 
   public void participate(CommitParticipant participant) {
     this.participant = participant;
+  }
+
+  /** The request was authenticated as {@code principal} of {@code realm}. */
+  public void authenticated(String realm, String principal) {
+    this.realm = realm;
+    this.principal = principal;
+  }
+
+  /** The realm the request's token is bound to; null unless it was authenticated. */
+  public String realm() {
+    return realm;
+  }
+
+  /** The principal the request's token names; null unless it was authenticated. */
+  public String principal() {
+    return principal;
   }
 
   /** Lets the participant, if any, join a transaction of this request before it commits. */

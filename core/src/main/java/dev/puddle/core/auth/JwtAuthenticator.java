@@ -75,23 +75,71 @@ public final class JwtAuthenticator implements Authenticator {
   private record Verifier(
       IssuerSettings settings, KeyCache keys, DefaultJWTProcessor<SecurityContext> processor) {}
 
-  private final Map<String, Verifier> verifiers = new HashMap<>();
+  /**
+   * An issuer trusted only until it is closed: SnapStart priming's own. Closing it is what makes
+   * its tokens worthless again.
+   */
+  public final class TemporaryTrust implements AutoCloseable {
+    private final String issuer;
+
+    private TemporaryTrust(String issuer) {
+      this.issuer = issuer;
+    }
+
+    /** Stops trusting the issuer; its tokens are refused from now on. */
+    @Override
+    public void close() {
+      synchronized (JwtAuthenticator.this) {
+        Map<String, Verifier> remaining = new HashMap<>(verifiers);
+        remaining.remove(issuer);
+        verifiers = Map.copyOf(remaining);
+      }
+    }
+  }
+
+  private final Duration clockSkew;
+  private final Clock clock;
+
+  /** Replaced as a whole, never changed: requests read it without a lock. */
+  private volatile Map<String, Verifier> verifiers;
 
   /**
    * Trusts {@code issuers} (their {@code iss} values must differ), with one clock skew for all, and
    * {@code clock} for expiry checks and key refreshes.
    */
   public JwtAuthenticator(List<TrustedIssuer> issuers, Duration clockSkew, Clock clock) {
-    for (TrustedIssuer trusted : issuers) {
-      IssuerSettings settings = trusted.settings();
-      KeyCache keys = new KeyCache(settings.issuer(), trusted.keys(), clock);
-      DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
-      processor.setJWSTypeVerifier(TYPES);
-      processor.setJWSKeySelector(new JWSVerificationKeySelector<>(ALGORITHMS, keys));
-      processor.setJWTClaimsSetVerifier(new ClaimsVerifier(settings, clockSkew, clock));
-      if (verifiers.put(settings.issuer(), new Verifier(settings, keys, processor)) != null) {
-        throw new IllegalArgumentException("Issuer " + settings.issuer() + " is listed twice");
-      }
+    this.clockSkew = clockSkew;
+    this.clock = clock;
+    Map<String, Verifier> trusted = new HashMap<>();
+    for (TrustedIssuer issuer : issuers) {
+      add(trusted, issuer);
+    }
+    this.verifiers = Map.copyOf(trusted);
+  }
+
+  /**
+   * Trusts {@code issuer} as well, with the same checks as the others, until the returned trust is
+   * closed. SnapStart priming verifies its canned requests' tokens this way, through the very code
+   * real requests take, with an issuer whose key exists only in memory during priming.
+   *
+   * @throws IllegalArgumentException if an issuer with the same {@code iss} is trusted already
+   */
+  public synchronized TemporaryTrust trustTemporarily(TrustedIssuer issuer) {
+    Map<String, Verifier> trusted = new HashMap<>(verifiers);
+    add(trusted, issuer);
+    verifiers = Map.copyOf(trusted);
+    return new TemporaryTrust(issuer.settings().issuer());
+  }
+
+  private void add(Map<String, Verifier> trusted, TrustedIssuer issuer) {
+    IssuerSettings settings = issuer.settings();
+    KeyCache keys = new KeyCache(settings.issuer(), issuer.keys(), clock);
+    DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+    processor.setJWSTypeVerifier(TYPES);
+    processor.setJWSKeySelector(new JWSVerificationKeySelector<>(ALGORITHMS, keys));
+    processor.setJWTClaimsSetVerifier(new ClaimsVerifier(settings, clockSkew, clock));
+    if (trusted.putIfAbsent(settings.issuer(), new Verifier(settings, keys, processor)) != null) {
+      throw new IllegalArgumentException("Issuer " + settings.issuer() + " is listed twice");
     }
   }
 

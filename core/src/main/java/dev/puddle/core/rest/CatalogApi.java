@@ -164,6 +164,9 @@ public final class CatalogApi {
                 request.route().requiresAuthentication()
                     ? authenticator.authenticate(request)
                     : null;
+            if (caller != null) {
+              scope.authenticated(caller.realm(), caller.principal());
+            }
             CredentialEndpoints.Delegation delegation = delegation(request, caller);
             Response response =
                 idempotency != null && IdempotentRequests.applies(request)

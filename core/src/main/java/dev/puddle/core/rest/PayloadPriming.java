@@ -1,6 +1,14 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.core.access.CallerAccess;
+import dev.puddle.core.access.Grant;
+import dev.puddle.core.access.Securable;
+import dev.puddle.core.api.Privilege;
+import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
+import dev.puddle.core.api.Route;
+import dev.puddle.core.auth.Caller;
+import dev.puddle.core.metastore.BuiltInRoles;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.MetadataUpdate;
@@ -13,6 +21,7 @@ import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
@@ -27,9 +36,10 @@ import org.apache.iceberg.types.Types;
 
 /**
  * Runs, without any I/O, the payload work of the REST API that serving a request needs after the
- * metastore answered: parsing requests and table metadata, checking requirements, applying updates,
- * writing responses and errors. A SnapStart snapshot taken after this holds those classes loaded
- * and initialized, so the first request after a restore does not pay for them.
+ * metastore answered: checking the caller's privileges on canned grants, parsing requests and table
+ * metadata, checking requirements, applying updates, writing responses and errors. A SnapStart
+ * snapshot taken after this holds those classes loaded and initialized, so the first request after
+ * a restore does not pay for them.
  */
 public final class PayloadPriming {
   private static final String COMMIT =
@@ -73,6 +83,7 @@ public final class PayloadPriming {
             Map.of("comment", "primed"));
 
     UpdateTableRequest update = RestJson.read(COMMIT, UpdateTableRequest.class);
+    int authorized = authorization(update);
     for (UpdateRequirement requirement : update.requirements()) {
       requirement.validate(base);
     }
@@ -106,11 +117,57 @@ public final class PayloadPriming {
                     .build());
     Response notFound = ErrorMapper.toResponse(new NoSuchTableException("Table does not exist"));
     Response conflict = ErrorMapper.toResponse(new CommitFailedException("Requirement failed"));
-    return loaded.length()
+    return authorized
+        + loaded.length()
         + etag.length()
         + other.length()
         + notFound.body().length()
         + conflict.body().length()
         + Names.namespace("priming\u001fevents").length();
+  }
+
+  /**
+   * What {@link Authorization} decides once the caller's grants are read: a catalog admin loading
+   * and committing to a table, and a reader refused that commit.
+   */
+  private static int authorization(UpdateTableRequest update) {
+    Caller caller = Caller.withAllRoles("priming", "priming");
+    CallerAccess admin =
+        new CallerAccess(
+            caller,
+            false,
+            true,
+            BuiltInRoles.CATALOG_ADMIN_PRIVILEGES.stream()
+                .map(privilege -> new Grant(privilege, Securable.catalog()))
+                .toList());
+    CallerAccess reader =
+        new CallerAccess(
+            caller,
+            false,
+            true,
+            List.of(
+                new Grant(
+                    Privilege.TABLE_READ_DATA, Securable.namespace(Namespace.of("priming")))));
+    Map<String, String> table = Map.of("prefix", "wh", "namespace", "priming", "table", "events");
+    Scope load =
+        new Scope(
+            null, null, new Request(Route.LOAD_TABLE, table, Map.of(), Map.of(), null), admin);
+    Authorization.authorize(load);
+    int refused = 0;
+    for (CallerAccess access : List.of(admin, reader)) {
+      Scope commit =
+          new Scope(
+              null,
+              null,
+              new Request(Route.UPDATE_TABLE, table, Map.of(), Map.of(), COMMIT),
+              access);
+      try {
+        Authorization.authorize(commit);
+        Authorization.commit(commit, commit.table(), update.requirements(), update.updates());
+      } catch (ForbiddenException e) {
+        refused += ErrorMapper.toResponse(e).body().length();
+      }
+    }
+    return refused;
   }
 }

@@ -1,6 +1,7 @@
 package dev.puddle.core.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -180,6 +181,32 @@ class JwtAuthenticatorTest {
             rsa,
             JWSAlgorithm.RS256,
             claims(TENANT_ISSUER, b -> b.claim("email", "x@example.com").claim("tenant", "t"))));
+  }
+
+  @Test
+  void aTemporarilyTrustedIssuerIsTrustedUntilItsTrustIsClosed() {
+    PrimingIssuer priming = PrimingIssuer.generate("acme", clock);
+    String token = priming.token();
+    refused(token);
+
+    JwtAuthenticator.TemporaryTrust trust = authenticator.trustTemporarily(priming.trusted());
+    assertThat(authenticator.verify(token))
+        .isEqualTo(Caller.withAllRoles("acme", PrimingIssuer.PRINCIPAL));
+    trust.close();
+
+    refused(token);
+    refused(priming.token());
+  }
+
+  @Test
+  void aTemporaryIssuerCannotStandInForATrustedOne() {
+    TrustedIssuer impostor =
+        new TrustedIssuer(
+            new IssuerSettings(ISSUER, null, Set.of(AUDIENCE), null, "acme", null),
+            () -> new JWKSet(rsa.toPublicJWK()));
+
+    assertThatThrownBy(() -> authenticator.trustTemporarily(impostor))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
