@@ -7,18 +7,13 @@ import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import dev.puddle.core.access.Principals;
-import dev.puddle.core.access.RealmBootstrap;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
 import dev.puddle.core.auth.PrincipalRoleScope;
 import dev.puddle.core.auth.TokenIssuer;
 import dev.puddle.core.metastore.Database;
-import dev.puddle.core.metastore.Migrations;
-import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.metastore.SigningKeys;
-import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.functions.CatalogHandler;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -46,26 +41,9 @@ class FunctionAuthenticationTest {
 
   @BeforeAll
   static void createMetastore() {
-    String name = "function_auth_" + System.nanoTime();
-    TestTwin.get()
-        .database()
-        .autocommit(
-            connection -> {
-              try (Statement statement = connection.createStatement()) {
-                statement.execute("CREATE DATABASE " + name);
-              }
-              return null;
-            });
-    jdbcUrl = TestTwin.get().jdbcUrl().replaceFirst("/postgres\\?", "/" + name + "?");
-    metastore = new Database(PostgresConnections.factory(jdbcUrl, null, null), 2);
-    Migrations.migrate(metastore);
-    new RealmBootstrap(metastore).bootstrap(LocalTwin.REALM, TestTwin.ROOT);
-    new Warehouses(metastore)
-        .ensure(
-            LocalTwin.REALM,
-            WAREHOUSE,
-            "s3://" + LocalTwin.BUCKET + "/" + WAREHOUSE + "-" + name,
-            Map.of());
+    TestTwin.Metastore separate = TestTwin.separateMetastore(WAREHOUSE);
+    jdbcUrl = separate.jdbcUrl();
+    metastore = separate.database();
   }
 
   @AfterAll

@@ -2,7 +2,10 @@ package dev.puddle.local;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.access.PrincipalCredential;
+import dev.puddle.core.access.RealmBootstrap;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.Migrations;
+import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.metastore.dataapi.DataApiConnections;
 import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint;
@@ -19,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -195,6 +199,43 @@ public final class TestTwin {
     RESTCatalog catalog = new RESTCatalog();
     catalog.initialize("puddle", properties);
     return catalog;
+  }
+
+  /**
+   * A metastore of its own in the JDBC twin's PostgreSQL, migrated, with the realm bootstrapped
+   * (root's credential {@link #ROOT}) and a warehouse {@code warehouse}: for tests that publish
+   * signing keys of their own, which would withdraw the twin's.
+   */
+  public static Metastore separateMetastore(String warehouse) {
+    String name = "separate_" + System.nanoTime();
+    get()
+        .database()
+        .autocommit(
+            connection -> {
+              try (Statement statement = connection.createStatement()) {
+                statement.execute("CREATE DATABASE " + name);
+              }
+              return null;
+            });
+    String jdbcUrl = get().jdbcUrl().replaceFirst("/postgres\\?", "/" + name + "?");
+    Database database = new Database(PostgresConnections.factory(jdbcUrl, null, null), 4);
+    Migrations.migrate(database);
+    new RealmBootstrap(database).bootstrap(LocalTwin.REALM, ROOT);
+    new Warehouses(database)
+        .ensure(
+            LocalTwin.REALM,
+            warehouse,
+            "s3://" + LocalTwin.BUCKET + "/" + warehouse + "-" + name,
+            Map.of());
+    return new Metastore(jdbcUrl, database);
+  }
+
+  /** A separate metastore: its JDBC URL and its pool, closed with it. */
+  public record Metastore(String jdbcUrl, Database database) implements AutoCloseable {
+    @Override
+    public void close() {
+      database.close();
+    }
   }
 
   /** The shared JDBC twin. */

@@ -101,6 +101,7 @@ class TokenEndpointTest {
   private SecretsManagerEndpoint secrets;
   private RSAKey first;
   private String warehouse;
+  private TestTwin.Metastore metastore;
   private TestEndpoint endpoint;
 
   @BeforeEach
@@ -114,16 +115,18 @@ class TokenEndpointTest {
     first = new RSAKeyGenerator(2048).keyID("puddle-1-" + UUID.randomUUID()).generate();
     secrets = new SecretsManagerEndpoint(ARN);
     secrets.secret(new JWKSet(first).toString(false));
-    warehouse = TestTwin.newWarehouse("tokens");
+    // a metastore of its own: the test's signing keys would withdraw the shared twin's
+    warehouse = "tokens";
+    metastore = TestTwin.separateMetastore(warehouse);
     grantEtlTheWarehouse();
 
     TokenIssuer.Settings settings = new TokenIssuer.Settings(ISSUER, "puddle", Duration.ofHours(1));
-    SigningKeys published = new SigningKeys(TestTwin.get().database());
+    SigningKeys published = new SigningKeys(metastore.database());
     JwtAuthenticator puddleTokens = verifier(settings);
     CatalogApi api =
         new CatalogApi(
             new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-            TestTwin.get().database(),
+            metastore.database(),
             TestTwin.get().storage(),
             null,
             puddleTokens,
@@ -142,7 +145,7 @@ class TokenEndpointTest {
    * the test's warehouse: tokens name a principal the access model knows.
    */
   private void grantEtlTheWarehouse() {
-    Database database = TestTwin.get().database();
+    Database database = metastore.database();
     Principals principals = new Principals(database);
     if (principals.list(LocalTwin.REALM).stream().noneMatch(p -> p.name().equals("etl"))) {
       principals.create(LocalTwin.REALM, "etl", Map.of());
@@ -163,6 +166,7 @@ class TokenEndpointTest {
     System.setErr(err);
     endpoint.close();
     secrets.close();
+    metastore.close();
   }
 
   @Test
@@ -426,13 +430,13 @@ class TokenEndpointTest {
         List.of(
             new TrustedIssuer(
                 settings.verification(),
-                new MetastoreKeySet(new SigningKeys(TestTwin.get().database())))),
+                new MetastoreKeySet(new SigningKeys(metastore.database())))),
         JwtAuthenticator.DEFAULT_CLOCK_SKEW,
         clock);
   }
 
   private Set<String> publishedKids() {
-    return new SigningKeys(TestTwin.get().database()).published().keySet();
+    return new SigningKeys(metastore.database()).published().keySet();
   }
 
   private int listNamespaces(String token) throws Exception {
