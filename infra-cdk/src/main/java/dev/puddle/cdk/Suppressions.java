@@ -67,9 +67,10 @@ final class Suppressions {
     suppress(
         signingKey,
         "AwsSolutions-SMG4",
-        "Rotating the token signing key needs the token function to publish the old and the new"
-            + " key side by side (JWKS) for a token lifetime; until it does, the key is rotated by"
-            + " replacing the secret's value and redeploying, as the README describes.");
+        "Rotating the token signing key is three changes of its JWK set spaced by the 15 minutes"
+            + " every function takes to reload keys and a token lifetime (README, Authentication),"
+            + " which a Secrets Manager rotation function would have to spread over days of"
+            + " pending versions; operators put the new versions themselves, with no redeploy.");
     suppress(
         metastore.cluster().getNode().findChild("Secret"),
         "AwsSolutions-SMG4",
