@@ -12,7 +12,8 @@ import java.util.List;
  * verify its tokens themselves from {@code PUDDLE_AUTH_ISSUERS}, and API Gateway's JWT authorizer
  * checks the same issuer and audiences first.
  */
-public record ExternalIdp(String issuer, String jwksUri, List<String> audiences, String principalClaim) {
+public record ExternalIdp(
+    String issuer, String jwksUri, List<String> audiences, String principalClaim) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   public ExternalIdp {

@@ -226,7 +226,8 @@ class PuddleStackTest {
   @MethodSource("profiles")
   void everyCatalogFunctionTrustsTheIssuerTheTokenFunctionIssuesWith(Synthesized s) {
     Object issuer = s.environment(s.function(Group.TOKEN)).get(EnvVars.TOKEN_ISSUER);
-    assertThat(text(issuer)).contains(s.resources("AWS::ApiGatewayV2::Api").keySet().iterator().next());
+    String api = s.resources("AWS::ApiGatewayV2::Api").keySet().iterator().next();
+    assertThat(text(issuer)).as("the API's URL").contains(api);
     for (Group group : Group.values()) {
       Map<String, Object> environment = s.environment(s.function(group));
       assertThat(environment.get(EnvVars.TOKEN_ISSUER))

@@ -69,7 +69,10 @@ class SettingsTest {
     assertThat(parsed)
         .isEqualTo(
             new ExternalIdp(
-                "https://idp.example.com/", "https://idp.example.com/keys", List.of("puddle"), "sub"));
+                "https://idp.example.com/",
+                "https://idp.example.com/keys",
+                List.of("puddle"),
+                "sub"));
     assertThat(Settings.from(Map.<String, Object>of()::get).externalIdp()).isNull();
 
     assertThatThrownBy(() -> Settings.from(without(idp, "jwtJwksUri")::get))

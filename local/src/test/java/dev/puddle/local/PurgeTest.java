@@ -787,7 +787,11 @@ class PurgeTest {
       HttpResponse<String> response =
           http.send(
               HttpRequest.newBuilder(
-                      URI.create(TestTwin.get().uri() + "/admin/v1/warehouses/" + warehouse + "/purge-jobs"))
+                      URI.create(
+                          TestTwin.get().uri()
+                              + "/admin/v1/warehouses/"
+                              + warehouse
+                              + "/purge-jobs"))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(response.statusCode()).as(response.body()).isEqualTo(200);

@@ -16,8 +16,8 @@ import software.amazon.awssdk.services.secretsmanager.model.ResourceExistsExcept
  *
  * <p>Secrets Manager has no compare-and-set, but a version id, given as the {@code
  * ClientRequestToken}, can be written only once with one value. Every initialiser derives it from
- * the id of the empty version it read, so of concurrent initialisers exactly one write lands and the
- * others are refused; each then reads the secret back and signs only with what it holds.
+ * the id of the empty version it read, so of concurrent initialisers exactly one write lands and
+ * the others are refused; each then reads the secret back and signs only with what it holds.
  */
 final class InitialSigningKey {
   private InitialSigningKey() {}
