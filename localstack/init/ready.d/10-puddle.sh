@@ -21,7 +21,8 @@ awslocal sqs create-queue --queue-name puddle-purge --attributes "{
 # the database login as RDS keeps it, and the token signing key
 awslocal secretsmanager create-secret --name puddle/database \
   --secret-string '{"username":"puddle","password":"puddle-local-secret"}' >/dev/null
+# an empty JWK set, as the CDK stack deploys it: the token function generates the first key
 awslocal secretsmanager create-secret --name puddle/token-signing-key \
-  --secret-string "$(head -c 48 /dev/urandom | base64 | tr -d '\n/+=')" >/dev/null
+  --secret-string '{"keys":[]}' >/dev/null
 
 echo "Puddle resources created"

@@ -107,10 +107,10 @@ final class CatalogHttpApi extends Construct {
    */
   void addRoutes(Map<Group, PuddleFunction> functions, Settings settings) {
     IHttpRouteAuthorizer authorizer =
-        settings.jwtIssuer() == null
+        settings.externalIdp() == null
             ? null
-            : HttpJwtAuthorizer.Builder.create("ExternalIdp", settings.jwtIssuer())
-                .jwtAudience(settings.jwtAudience())
+            : HttpJwtAuthorizer.Builder.create("ExternalIdp", settings.externalIdp().issuer())
+                .jwtAudience(settings.externalIdp().audiences())
                 .build();
     Map<Group, HttpLambdaIntegration> integrations = new LinkedHashMap<>();
     for (Route route : httpRoutes()) {

@@ -1,10 +1,9 @@
 package dev.puddle.cdk;
 
 /**
- * The names of the functions' environment variables (the README's configuration table), in one
- * place. Those marked as anticipated belong to features being built beside this stack (the token
- * endpoint, external issuers, credential vending); the stack sets them already, and their names
- * follow those features' final names here, nowhere else.
+ * The names of the functions' environment variables (the README's configuration table, read by
+ * the functions' Environment, AuthEnvironment, DataApiEnvironment and PurgeEnvironment), in one
+ * place.
  */
 final class EnvVars {
   static final String FUNCTION_GROUP = "PUDDLE_FUNCTION_GROUP";
@@ -27,18 +26,19 @@ final class EnvVars {
   /** The migration function: where the default warehouse's tables go. */
   static final String WAREHOUSE_LOCATION = "PUDDLE_DEFAULT_WAREHOUSE_LOCATION";
 
-  /** Anticipated: the token function's signing key, a Secrets Manager secret. */
+  /** The token function's private signing keys, a Secrets Manager secret. */
   static final String TOKEN_SIGNING_SECRET_ARN = "PUDDLE_TOKEN_SIGNING_SECRET_ARN";
 
-  /** Anticipated: the issuer of Puddle's own tokens, the API's URL. */
+  /**
+   * The issuer of Puddle's own tokens, the API's URL: the token function issues tokens with it,
+   * and every catalog function accepts tokens of it.
+   */
   static final String TOKEN_ISSUER = "PUDDLE_TOKEN_ISSUER";
 
-  /** Anticipated: an external identity provider's issuer and audiences, validated in-process. */
-  static final String JWT_ISSUER = "PUDDLE_JWT_ISSUER";
+  /** External identity providers whose tokens the catalog functions accept, a JSON array. */
+  static final String AUTH_ISSUERS = "PUDDLE_AUTH_ISSUERS";
 
-  static final String JWT_AUDIENCE = "PUDDLE_JWT_AUDIENCE";
-
-  /** Anticipated: the role credential vending assumes for engines. */
+  /** The role credential vending assumes for engines. */
   static final String VENDING_ROLE_ARN = "PUDDLE_VENDING_ROLE_ARN";
 
   private EnvVars() {}

@@ -8,6 +8,7 @@ import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.FileSystem;
+import software.amazon.awscdk.SecretValue;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.services.events.IRuleTarget;
@@ -20,7 +21,6 @@ import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
 import software.amazon.awscdk.services.secretsmanager.Secret;
-import software.amazon.awscdk.services.secretsmanager.SecretStringGenerator;
 import software.constructs.Construct;
 
 /**
@@ -33,6 +33,9 @@ public final class PuddleStack extends Stack {
   /** The custom resource type of the migrations; its handler is the migrate function. */
   static final String MIGRATIONS_TYPE = "Custom::PuddleMigrations";
 
+  /** The signing secret's value as deployed: a JWK set without keys, no secret. */
+  static final String EMPTY_KEY_SET = "{\"keys\":[]}";
+
   private final Map<Group, PuddleFunction> functions = new EnumMap<>(Group.class);
 
   public PuddleStack(Construct scope, String id, StackProps props, Settings settings) {
@@ -43,11 +46,13 @@ public final class PuddleStack extends Stack {
     WarehouseBucket warehouse = new WarehouseBucket(this, "Warehouse", settings);
     PurgeQueues queues = new PurgeQueues(this, "PurgeQueues", settings);
     CatalogHttpApi api = new CatalogHttpApi(this, "Http", settings);
+    // An empty JWK set: the token function generates the first key into it (so no private key is
+    // ever in a template). The template must keep this value: CloudFormation writes it over the
+    // secret's keys whenever it changes.
     Secret signingKey =
         Secret.Builder.create(this, "TokenSigningKey")
-            .description("Puddle: the key the token function signs its tokens with")
-            .generateSecretString(
-                SecretStringGenerator.builder().passwordLength(64).excludePunctuation(true).build())
+            .description("Puddle: the keys the token function signs its tokens with, a JWK set")
+            .secretStringValue(SecretValue.unsafePlainText(EMPTY_KEY_SET))
             .build();
 
     // one asset, uploaded once, for every function
@@ -60,9 +65,8 @@ public final class PuddleStack extends Stack {
 
     Map<String, String> http = new HashMap<>(common);
     http.put(EnvVars.TOKEN_ISSUER, api.url());
-    if (settings.jwtIssuer() != null) {
-      http.put(EnvVars.JWT_ISSUER, settings.jwtIssuer());
-      http.put(EnvVars.JWT_AUDIENCE, String.join(",", settings.jwtAudience()));
+    if (settings.externalIdp() != null) {
+      http.put(EnvVars.AUTH_ISSUERS, settings.externalIdp().authIssuers(settings.realm()));
     }
 
     for (Group group : Group.values()) {
@@ -108,6 +112,13 @@ public final class PuddleStack extends Stack {
     queues.queue().grantSendMessages(role(Group.PURGE));
     queues.queue().grantSendMessages(role(Group.SWEEP));
     signingKey.grantRead(role(Group.TOKEN));
+    // the first token request writes the first key; nothing else may change the secret
+    role(Group.TOKEN)
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("secretsmanager:PutSecretValue"))
+                .resources(List.of(signingKey.getSecretArn()))
+                .build());
 
     functions
         .get(Group.PURGE)

@@ -43,8 +43,7 @@ public record Settings(
     int api5xxAlarmThreshold,
     String alarmEmail,
     String alarmTopicArn,
-    String jwtIssuer,
-    List<String> jwtAudience) {
+    ExternalIdp externalIdp) {
 
   /** The two shapes of a deployment (DESIGN §1). */
   public enum Profile {
@@ -114,8 +113,25 @@ public record Settings(
         c.integer("api5xxAlarmThreshold", 5),
         c.string("alarmEmail", null),
         c.string("alarmTopicArn", null),
-        c.string("jwtIssuer", null),
-        c.list("jwtAudience"));
+        externalIdp(c));
+  }
+
+  /** The external identity provider, if {@code jwtIssuer} names one. */
+  private static ExternalIdp externalIdp(Context c) {
+    String issuer = c.string("jwtIssuer", null);
+    if (issuer == null) {
+      for (String name : List.of("jwtJwksUri", "jwtAudience", "jwtPrincipalClaim")) {
+        if (c.string(name, null) != null) {
+          throw new IllegalArgumentException("Context " + name + " needs jwtIssuer");
+        }
+      }
+      return null;
+    }
+    return new ExternalIdp(
+        issuer,
+        c.string("jwtJwksUri", null),
+        c.list("jwtAudience"),
+        c.string("jwtPrincipalClaim", "sub"));
   }
 
   public boolean lean() {

@@ -5,6 +5,7 @@ import static dev.puddle.cdk.Synthesized.map;
 import static dev.puddle.cdk.Synthesized.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.api.Route;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,9 @@ class OptionsTest {
                 Map.entry("runtime", "java21"),
                 Map.entry("jwtIssuer", "https://idp.example.com/"),
                 Map.entry("jwtAudience", "puddle,engines"),
+                Map.entry("jwtJwksUri", "https://idp.example.com/keys"),
+                Map.entry("jwtPrincipalClaim", "email"),
+                Map.entry("realm", "acme"),
                 Map.entry("alarmTopicArn", "arn:aws:sns:eu-west-1:123456789012:ops"),
                 Map.entry("reservedConcurrency.write", "20"),
                 Map.entry("memory.read", "2048"),
@@ -56,9 +60,29 @@ class OptionsTest {
           .as(entry.routeKey())
           .isEqualTo(entry.requiresAuthentication() ? "JWT" : "NONE");
     }
-    assertThat(s.environment(s.function(Group.READ)))
-        .containsEntry(EnvVars.JWT_ISSUER, "https://idp.example.com/")
-        .containsEntry(EnvVars.JWT_AUDIENCE, "puddle,engines");
+  }
+
+  /** The functions verify the IdP's tokens themselves, as the README's PUDDLE_AUTH_ISSUERS says. */
+  @Test
+  void theCatalogFunctionsTrustTheSameIssuerBoundToTheStacksRealm() throws Exception {
+    for (Group group : Group.values()) {
+      Object issuers = s.environment(s.function(group)).get(EnvVars.AUTH_ISSUERS);
+      if (!group.servesApi()) {
+        assertThat(issuers).as(group.id()).isNull();
+        continue;
+      }
+      assertThat(new ObjectMapper().readTree((String) issuers))
+          .as(group.id())
+          .isEqualTo(
+              new ObjectMapper()
+                  .readTree(
+                      """
+                      [{"issuer": "https://idp.example.com/",
+                        "jwks-uri": "https://idp.example.com/keys",
+                        "audiences": ["puddle", "engines"],
+                        "principal-claim": "email",
+                        "realm": "acme"}]"""));
+    }
   }
 
   @Test

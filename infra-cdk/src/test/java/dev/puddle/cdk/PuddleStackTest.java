@@ -10,12 +10,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.api.Route;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,6 +33,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * of a deployment. Each profile is synthesized once for the whole class.
  */
 class PuddleStackTest {
+  private static final Path FUNCTIONS_SOURCES =
+      Path.of("../functions/src/main/java/dev/puddle/functions");
+  private static final Pattern QUOTED_NAME = Pattern.compile("\"(PUDDLE_[A-Z_]+)\"");
+
   private static Synthesized lean;
   private static Synthesized standard;
 
@@ -174,6 +183,107 @@ class PuddleStackTest {
     }
     assertThat(s.environment(s.function(Group.TOKEN)).get(EnvVars.TOKEN_SIGNING_SECRET_ARN))
         .isEqualTo(Map.of("Ref", secret));
+  }
+
+  /**
+   * No private key in the template: the secret starts as an empty JWK set, which the token
+   * function fills on its first token, and only it may write the secret.
+   */
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void theSigningSecretStartsEmptyAndOnlyTheTokenFunctionMayWriteIt(Synthesized s) {
+    String secret =
+        s.resources("AWS::SecretsManager::Secret").keySet().stream()
+            .filter(id -> id.startsWith("TokenSigningKey"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(s.properties(secret))
+        .containsEntry("SecretString", "{\"keys\":[]}")
+        .doesNotContainKey("GenerateSecretString");
+    for (Group group : Group.values()) {
+      List<Map<String, Object>> writes = s.allowing(s.role(group), "secretsmanager:PutSecretValue");
+      if (group == Group.TOKEN) {
+        assertThat(writes)
+            .singleElement()
+            .satisfies(
+                st -> {
+                  assertThat(ref(st.get("Resource"))).isEqualTo(secret);
+                  assertThat(strings(st.get("Action")))
+                      .containsExactly("secretsmanager:PutSecretValue");
+                });
+      } else {
+        assertThat(writes).as("%s writes a secret", group).isEmpty();
+      }
+    }
+  }
+
+  /**
+   * Authentication is mandatory: every catalog function accepts Puddle's own tokens, all of the
+   * same issuer (the API's URL), the one the token function issues them with; no external issuer
+   * is trusted unless the context names one.
+   */
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void everyCatalogFunctionTrustsTheIssuerTheTokenFunctionIssuesWith(Synthesized s) {
+    Object issuer = s.environment(s.function(Group.TOKEN)).get(EnvVars.TOKEN_ISSUER);
+    String api = s.resources("AWS::ApiGatewayV2::Api").keySet().iterator().next();
+    assertThat(text(issuer)).as("the API's URL").contains(api);
+    for (Group group : Group.values()) {
+      Map<String, Object> environment = s.environment(s.function(group));
+      assertThat(environment.get(EnvVars.TOKEN_ISSUER))
+          .as(group.id())
+          .isEqualTo(group.servesApi() ? issuer : null);
+      assertThat(environment).doesNotContainKey(EnvVars.AUTH_ISSUERS);
+    }
+  }
+
+  /**
+   * The management API (warehouses, principals, roles, grants, purge job listings) lives in the
+   * metastore: the admin function reaches no object, queue, role or secret besides the
+   * metastore's login.
+   */
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void theAdminFunctionReachesOnlyTheMetastoreAndItsLogs(Synthesized s) {
+    List<String> actions =
+        s.statements(s.role(Group.ADMIN)).stream()
+            .filter(st -> "Allow".equals(st.get("Effect")))
+            .flatMap(st -> strings(st.get("Action")).stream())
+            .toList();
+    assertThat(actions)
+        .isNotEmpty()
+        .allMatch(
+            action ->
+                action.startsWith("logs:")
+                    || action.startsWith("rds-db:")
+                    || action.startsWith("rds-data:")
+                    || action.equals("secretsmanager:GetSecretValue")
+                    || action.equals("secretsmanager:DescribeSecret"),
+            "logs, the metastore and its login");
+  }
+
+  /**
+   * The stack and the functions agree on names: each variable the stack sets is one the
+   * functions' environment classes read.
+   */
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void everyVariableTheStackSetsIsOneTheFunctionsRead(Synthesized s) throws IOException {
+    Set<String> read = new HashSet<>();
+    try (Stream<Path> sources = Files.list(FUNCTIONS_SOURCES)) {
+      for (Path source : sources.toList()) {
+        Matcher names = QUOTED_NAME.matcher(Files.readString(source));
+        while (names.find()) {
+          read.add(names.group(1));
+        }
+      }
+    }
+    assertThat(read).as("the functions' sources were found").contains(EnvVars.FUNCTION_GROUP);
+    for (Group group : Group.values()) {
+      assertThat(read)
+          .as("variables of the %s function", group.id())
+          .containsAll(s.environment(s.function(group)).keySet());
+    }
   }
 
   @ParameterizedTest

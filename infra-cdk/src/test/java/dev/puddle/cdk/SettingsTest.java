@@ -3,6 +3,8 @@ package dev.puddle.cdk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -54,5 +56,44 @@ class SettingsTest {
         .hasMessageContaining("keepAliveDays must be from 1 to 13");
     assertThatThrownBy(() -> Settings.from(Map.<String, Object>of("purgeMaxConcurrency", "1")::get))
         .hasMessageContaining("purgeMaxConcurrency");
+  }
+
+  @Test
+  void anExternalIdpNeedsItsKeysOverHttpsAndAnAudience() {
+    Map<String, Object> idp =
+        Map.of(
+            "jwtIssuer", "https://idp.example.com/",
+            "jwtJwksUri", "https://idp.example.com/keys",
+            "jwtAudience", "puddle");
+    ExternalIdp parsed = Settings.from(idp::get).externalIdp();
+    assertThat(parsed)
+        .isEqualTo(
+            new ExternalIdp(
+                "https://idp.example.com/",
+                "https://idp.example.com/keys",
+                List.of("puddle"),
+                "sub"));
+    assertThat(Settings.from(Map.<String, Object>of()::get).externalIdp()).isNull();
+
+    assertThatThrownBy(() -> Settings.from(without(idp, "jwtJwksUri")::get))
+        .hasMessage("Context jwtJwksUri is required with jwtIssuer");
+    assertThatThrownBy(() -> Settings.from(without(idp, "jwtAudience")::get))
+        .hasMessage("Context jwtAudience is required with jwtIssuer");
+    assertThatThrownBy(() -> Settings.from(with(idp, "jwtJwksUri", "http://idp/keys")::get))
+        .hasMessage("Context jwtJwksUri must be an https URL: http://idp/keys");
+    assertThatThrownBy(() -> Settings.from(without(idp, "jwtIssuer")::get))
+        .hasMessageContaining("needs jwtIssuer");
+  }
+
+  private static Map<String, Object> without(Map<String, Object> context, String name) {
+    Map<String, Object> copy = new HashMap<>(context);
+    copy.remove(name);
+    return copy;
+  }
+
+  private static Map<String, Object> with(Map<String, Object> context, String name, String value) {
+    Map<String, Object> copy = new HashMap<>(context);
+    copy.put(name, value);
+    return copy;
   }
 }

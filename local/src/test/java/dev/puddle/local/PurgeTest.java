@@ -782,13 +782,17 @@ class PurgeTest {
         identifier + " " + state);
   }
 
-  /** {@code GET /admin/v1/{prefix}/purge-jobs} on the twin's HTTP endpoint. */
+  /** {@code GET /admin/v1/warehouses/{warehouse}/purge-jobs} on the twin's HTTP endpoint. */
   private JsonNode listPurgeJobs() {
     try {
       HttpResponse<String> response =
           http.send(
               HttpRequest.newBuilder(
-                      URI.create(TestTwin.get().uri() + "/admin/v1/" + warehouse + "/purge-jobs"))
+                      URI.create(
+                          TestTwin.get().uri()
+                              + "/admin/v1/warehouses/"
+                              + warehouse
+                              + "/purge-jobs"))
                   .header("Authorization", "Bearer " + TestTwin.rootToken())
                   .build(),
               HttpResponse.BodyHandlers.ofString());

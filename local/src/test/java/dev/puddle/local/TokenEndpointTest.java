@@ -7,8 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
@@ -422,6 +425,40 @@ class TokenEndpointTest {
         .isEqualTo(401);
     assertThat(listNamespaces(signedBySecond)).isEqualTo(200);
     assertNothingSecretLogged();
+  }
+
+  /**
+   * A fresh deployment: the stack creates the secret with an empty key set, so no private key is
+   * ever in a template. The first token request gives it a key, which signs, is published, and is
+   * what the secret holds from then on.
+   */
+  @Test
+  void anEmptySigningSecretGetsAKeyOnTheFirstTokenRequest() throws Exception {
+    secrets.secret("{\"keys\":[]}");
+
+    String token = accessToken(form(CLIENT_ID, SECRET, null));
+
+    JWKSet stored = JWKSet.parse(secrets.secret());
+    assertThat(secrets.puts()).isEqualTo(1);
+    assertThat(stored.getKeys()).hasSize(1);
+    ECKey key = stored.getKeys().getFirst().toECKey();
+    assertThat(key.isPrivate()).isTrue();
+    assertThat(key.getCurve()).isEqualTo(Curve.P_256);
+    assertThat(SignedJWT.parse(token).getHeader().getKeyID()).isEqualTo(key.getKeyID());
+    assertThat(SignedJWT.parse(token).verify(new ECDSAVerifier(key.toPublicJWK()))).isTrue();
+    assertThat(publishedKids()).containsExactly(key.getKeyID());
+    assertThat(
+            verifier(new TokenIssuer.Settings(ISSUER, "puddle", Duration.ofHours(1)))
+                .verify(token)
+                .principal())
+        .as("the catalog functions accept it, with the key published in the metastore")
+        .isEqualTo("etl");
+
+    String later = accessToken(form(CLIENT_ID, SECRET, null));
+    assertThat(SignedJWT.parse(later).getHeader().getKeyID()).isEqualTo(key.getKeyID());
+    assertThat(secrets.puts()).as("written once").isEqualTo(1);
+    assertNothingSecretLogged();
+    assertThat(logs.toString(StandardCharsets.UTF_8)).doesNotContain(key.getD().toString());
   }
 
   /** What a read or write function builds: Puddle's issuer, keys from the metastore. */

@@ -227,7 +227,7 @@ public enum Route {
   LIST_PURGE_JOBS(
       "listPurgeJobs",
       "GET",
-      "/admin/v1/{prefix}/purge-jobs",
+      "/admin/v1/warehouses/{warehouse}/purge-jobs",
       Privilege.CATALOG_MANAGE_CONTENT,
       FunctionGroup.ADMIN),
 

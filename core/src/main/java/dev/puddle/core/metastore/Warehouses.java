@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -27,13 +26,6 @@ import org.apache.iceberg.exceptions.NotFoundException;
 public final class Warehouses {
   private static final Duration CACHE_TTL = Duration.ofSeconds(60);
   private static final Pattern VALID_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
-
-  /**
-   * Names a warehouse cannot have: {@code /admin/v1/{prefix}/purge-jobs} would be ambiguous with
-   * the management API's collections.
-   */
-  private static final Set<String> RESERVED_NAMES =
-      Set.of("warehouses", "principals", "principal-roles");
 
   private record Cached(Warehouse warehouse, long expiresAtNanos) {}
 
@@ -209,10 +201,6 @@ public final class Warehouses {
     if (name == null || !VALID_NAME.matcher(name).matches()) {
       throw new BadRequestException(
           "Invalid warehouse name %s: use letters, digits, '.', '_' and '-'", name);
-    }
-    if (RESERVED_NAMES.contains(name)) {
-      throw new BadRequestException(
-          "Invalid warehouse name %s: it names a management API collection", name);
     }
   }
 

@@ -269,8 +269,10 @@ public final class CatalogApi {
    * caller's access there, read in one statement and checked before anything else runs.
    */
   private Scope scope(Request request, Caller caller) {
-    Warehouse warehouse =
-        warehouses.get(caller.realm(), request.pathParameter("prefix").orElseThrow());
+    // the Iceberg routes name the warehouse by their prefix, the management API's by {warehouse}
+    String name =
+        request.pathParameter("prefix").or(() -> request.pathParameter("warehouse")).orElseThrow();
+    Warehouse warehouse = warehouses.get(caller.realm(), name);
     Scope scope =
         new Scope(
             warehouse,

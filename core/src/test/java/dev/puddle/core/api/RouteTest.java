@@ -2,7 +2,9 @@ package dev.puddle.core.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -80,6 +82,78 @@ class RouteTest {
 
     assertThat(match.route()).isEqualTo(route);
     assertThat(match.pathParameters().values()).allMatch(value -> value.endsWith("-value"));
+  }
+
+  /**
+   * API Gateway gives a request to the route that matches it most specifically, and says nothing
+   * of how it breaks a tie between two routes with variables in different places: {@code GET
+   * /admin/v1/{prefix}/purge-jobs} and {@code GET /admin/v1/principals/{principal}} both match
+   * {@code /admin/v1/principals/purge-jobs}. So two routes of a method may share a path only when
+   * one has a literal segment wherever the other has one, and more (then it is the more specific,
+   * and {@link #everyTemplateMatchesItselfWithSampleValues} shows the router agrees).
+   */
+  @Test
+  void noPathIsAmbiguousBetweenTwoRoutes() {
+    List<String> ambiguous = new ArrayList<>();
+    Route[] routes = Route.values();
+    for (int i = 0; i < routes.length; i++) {
+      for (int j = i + 1; j < routes.length; j++) {
+        Route a = routes[i];
+        Route b = routes[j];
+        if (a.method().equals(b.method())
+            && shareAPath(a.path(), b.path())
+            && !moreSpecific(a.path(), b.path())
+            && !moreSpecific(b.path(), a.path())) {
+          ambiguous.add(a.routeKey() + " and " + b.routeKey());
+        }
+      }
+    }
+
+    assertThat(ambiguous).isEmpty();
+  }
+
+  @Test
+  void theAmbiguityCheckSeesVariablesInDifferentPlaces() {
+    assertThat(shareAPath("/a/{x}/c", "/a/b/{y}")).isTrue();
+    assertThat(moreSpecific("/a/{x}/c", "/a/b/{y}")).isFalse();
+    assertThat(moreSpecific("/a/b/{y}", "/a/{x}/c")).isFalse();
+    assertThat(shareAPath("/a/b/{y}", "/a/{x}/{z}")).isTrue();
+    assertThat(moreSpecific("/a/b/{y}", "/a/{x}/{z}")).isTrue();
+    assertThat(shareAPath("/a/b/c", "/a/d/{z}")).isFalse();
+    assertThat(shareAPath("/a/{x}", "/a/{x}/c")).isFalse();
+  }
+
+  /** Whether some concrete path matches both templates. */
+  private static boolean shareAPath(String first, String second) {
+    String[] a = first.substring(1).split("/");
+    String[] b = second.substring(1).split("/");
+    if (a.length != b.length) {
+      return false;
+    }
+    for (int i = 0; i < a.length; i++) {
+      if (!isVariable(a[i]) && !isVariable(b[i]) && !a[i].equals(b[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether {@code first} has a literal wherever {@code second} has one, and somewhere more. */
+  private static boolean moreSpecific(String first, String second) {
+    String[] a = first.substring(1).split("/");
+    String[] b = second.substring(1).split("/");
+    boolean more = false;
+    for (int i = 0; i < a.length; i++) {
+      if (isVariable(a[i]) && !isVariable(b[i])) {
+        return false;
+      }
+      more |= !isVariable(a[i]) && isVariable(b[i]);
+    }
+    return more;
+  }
+
+  private static boolean isVariable(String segment) {
+    return segment.startsWith("{");
   }
 
   @Test
