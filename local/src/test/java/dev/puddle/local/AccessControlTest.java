@@ -468,13 +468,6 @@ class AccessControlTest {
         409,
         "AlreadyExistsException");
     expectError(
-        admin(
-            Route.CREATE_WAREHOUSE,
-            Map.of(),
-            "{\"name\":\"principals\",\"location\":\"s3://x/y\"}"),
-        400,
-        "BadRequestException");
-    expectError(
         admin(Route.CREATE_WAREHOUSE, Map.of(), "{\"name\":\"nowhere\",\"location\":\"nowhere\"}"),
         400,
         "BadRequestException");
@@ -539,7 +532,7 @@ class AccessControlTest {
             body(admin(Route.LIST_WAREHOUSES, Map.of(), null))
                 .get("warehouses")
                 .findValuesAsText("name"))
-        .doesNotContain("nowhere", "principals");
+        .doesNotContain("nowhere");
     assertThat(body(admin(Route.LIST_GRANTS, grantPath(reader), null)).get("grants")).isEmpty();
     CatalogApi readerApi = api(Caller.withAllRoles(LocalTwin.REALM, reader));
     expectError(
