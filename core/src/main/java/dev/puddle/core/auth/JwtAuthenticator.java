@@ -19,6 +19,7 @@ import dev.puddle.core.api.Request;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Date;
 import java.util.HashMap;
@@ -97,8 +98,12 @@ public final class JwtAuthenticator implements Authenticator {
     }
   }
 
+  /** Tokens kept verified: more than the engines one execution environment serves at a time. */
+  private static final int VERIFIED_TOKENS = 1024;
+
   private final Duration clockSkew;
   private final Clock clock;
+  private final VerifiedTokens verified = new VerifiedTokens(VERIFIED_TOKENS);
 
   /** Replaced as a whole, never changed: requests read it without a lock. */
   private volatile Map<String, Verifier> verifiers;
@@ -154,6 +159,12 @@ public final class JwtAuthenticator implements Authenticator {
    * @throws NotAuthorizedException if it is not
    */
   public Caller verify(String token) {
+    Instant now = clock.instant();
+    VerifiedTokens.Verified known = verified.get(token, now);
+    // only while the issuer that verified it is still trusted: a closed temporary trust ends it
+    if (known != null && verifiers.get(known.issuer()) == known.verifiedBy()) {
+      return known.caller();
+    }
     SignedJWT jwt = parse(token);
     Verifier verifier = verifierOf(jwt);
     JWTClaimsSet claims;
@@ -169,11 +180,22 @@ public final class JwtAuthenticator implements Authenticator {
     String principal = stringClaim(claims, settings.principalClaim());
     String realm =
         settings.realmFromClaim() ? stringClaim(claims, settings.realmClaim()) : settings.realm();
-    return PrincipalRoleScope.ofToken(scope(claims)).caller(realm, principal);
+    Caller caller = PrincipalRoleScope.ofToken(scope(claims)).caller(realm, principal);
+    Instant expires = claims.getExpirationTime().toInstant().plus(clockSkew);
+    Instant keysDue = now.plus(KeyCache.REFRESH_INTERVAL);
+    verified.put(
+        token,
+        new VerifiedTokens.Verified(
+            caller,
+            settings.issuer(),
+            verifier,
+            expires.isBefore(keysDue) ? expires : keysDue));
+    return caller;
   }
 
-  /** Forgets every issuer's cached keys: after a SnapStart restore. */
+  /** Forgets every issuer's cached keys and every verified token: after a SnapStart restore. */
   public void clear() {
+    verified.clear();
     verifiers.values().forEach(verifier -> verifier.keys().clear());
   }
 

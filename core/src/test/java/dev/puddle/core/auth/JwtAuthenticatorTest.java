@@ -379,6 +379,37 @@ class JwtAuthenticatorTest {
   }
 
   @Test
+  void aVerifiedTokenStandsOnlyUntilItExpiresOrItsIssuersKeysAreDue() throws Exception {
+    Instant now = clock.instant();
+    String shortLived =
+        sign(
+            rsa,
+            JWSAlgorithm.RS256,
+            claims(ISSUER, b -> b.expirationTime(at(now.plusSeconds(60)))));
+    String longLived =
+        sign(
+            rsa,
+            JWSAlgorithm.RS256,
+            claims(ISSUER, b -> b.expirationTime(at(now.plus(Duration.ofHours(1))))));
+    authenticator.authenticate(bearer(shortLived));
+    authenticator.authenticate(bearer(longLived));
+    idp.publish(new JWKSet(ec)); // the issuer withdraws the key both were signed with
+
+    clock.advance(Duration.ofMinutes(14));
+    refused(shortLived);
+    assertThat(authenticator.authenticate(bearer(longLived)).principal())
+        .as("verified 14 minutes ago, its keys not due yet")
+        .isEqualTo("alice");
+
+    clock.advance(Duration.ofMinutes(1));
+    refused(longLived);
+    assertThat(idp.fetches()).isEqualTo(2);
+
+    authenticator.clear();
+    refused(longLived);
+  }
+
+  @Test
   void clearingForgetsTheKeys() throws Exception {
     authenticator.authenticate(bearer(sign(rsa, JWSAlgorithm.RS256, claims())));
     authenticator.clear();
