@@ -26,9 +26,10 @@ import software.constructs.Construct;
 
 /**
  * Puddle in one account and region: the HTTP API, the functions of every group from the one
- * artifact, the metastore, the warehouse bucket, the purge queues, the token signing key, the
- * credential vending role, root's credential, the migration custom resource, alarms and a dashboard. The profile
- * (standard or lean) decides how the functions reach the metastore; see {@link Settings}.
+ * artifact, the metastore, the warehouse bucket, the purge queues, the token signing key, root's
+ * credential, the credential vending role, the migration custom resource, alarms and a dashboard.
+ * The profile (standard or lean) decides how the functions reach the metastore; see {@link
+ * Settings}.
  */
 public final class PuddleStack extends Stack {
   /** The custom resource type of the migrations; its handler is the migrate function. */

@@ -158,7 +158,8 @@ class MigrationHandlerTest {
       assertThat(created.at("/Data/RootClientId").asText()).isEqualTo("root");
       assertThat(rotated.get("Status").asText()).isEqualTo("SUCCESS");
       assertThat(secret.fetches()).isEqualTo(2);
-      try (Database metastore = new Database(PostgresConnections.factory(database, null, null), 1)) {
+      try (Database metastore =
+          new Database(PostgresConnections.factory(database, null, null), 1)) {
         Principals principals = new Principals(metastore);
         assertThat(principals.verify("root", first)).as("the first value, rotated away").isEmpty();
         assertThat(principals.verify("root", second))
