@@ -20,6 +20,7 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClientBuilder;
 import software.amazon.awssdk.services.sts.StsClient;
 import software.amazon.awssdk.services.sts.StsClientBuilder;
 
@@ -113,15 +114,33 @@ final class Environment {
     };
   }
 
-  /** Builds Secrets Manager clients of the function's region, on the url-connection client. */
+  /**
+   * {@code PUDDLE_ROOT_CREDENTIAL_SECRET_ARN}: the secret holding the realm's root credential,
+   * which the migration function gives root; null leaves root's credential alone.
+   */
+  String rootCredentialSecretArn() {
+    String value = env.get("PUDDLE_ROOT_CREDENTIAL_SECRET_ARN");
+    return value == null || value.isBlank() ? null : value.trim();
+  }
+
+  /**
+   * Builds Secrets Manager clients of the function's region, on the url-connection client; at
+   * {@code PUDDLE_SECRETS_MANAGER_ENDPOINT} if set.
+   */
   Supplier<SecretsManagerClient> secretsManager() {
     Region region = Region.of(region());
-    return () ->
-        SecretsManagerClient.builder()
-            .region(region)
-            .httpClient(UrlConnectionHttpClient.create())
-            .credentialsProvider(DefaultCredentialsProvider.builder().build())
-            .build();
+    String endpoint = env.get("PUDDLE_SECRETS_MANAGER_ENDPOINT");
+    return () -> {
+      SecretsManagerClientBuilder builder =
+          SecretsManagerClient.builder()
+              .region(region)
+              .httpClient(UrlConnectionHttpClient.create())
+              .credentialsProvider(DefaultCredentialsProvider.builder().build());
+      if (endpoint != null && !endpoint.isBlank()) {
+        builder.endpointOverride(URI.create(endpoint.trim()));
+      }
+      return builder.build();
+    };
   }
 
   Storage storage() {

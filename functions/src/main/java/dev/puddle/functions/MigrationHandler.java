@@ -4,7 +4,9 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.access.RealmBootstrap;
+import dev.puddle.core.access.RootCredentialSecret;
 import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Migrations;
@@ -23,8 +25,11 @@ import java.util.Map;
  * default warehouse at that location unless it exists, so a new deployment serves its first
  * request. Delete leaves the schema alone, so removing the stack never drops the catalog.
  * CloudFormation always gets an answer: SUCCESS with the number of scripts applied and root's
- * client id, or FAILED with the reason. A root secret generated here is never shown: set one with
- * the management API's rotation.
+ * client id, or FAILED with the reason. When {@code PUDDLE_ROOT_CREDENTIAL_SECRET_ARN} is set (as
+ * the stack sets it), root gets the credential that secret holds, read on every run: the deployer
+ * reads it there, and a new value of the secret replaces root's credential on the next run.
+ * Otherwise a root secret generated here is never shown: set one with the management API's
+ * rotation.
  */
 public final class MigrationHandler implements RequestStreamHandler {
   /** The custom resource's physical id: the one schema of the metastore. */
@@ -44,6 +49,7 @@ public final class MigrationHandler implements RequestStreamHandler {
   private final Database database;
   private final String realm;
   private final DefaultWarehouse warehouse;
+  private final RootCredentialSecret rootCredential;
 
   public MigrationHandler() {
     this(FromEnvironment.HANDLER);
@@ -63,12 +69,16 @@ public final class MigrationHandler implements RequestStreamHandler {
         location == null
             ? null
             : new DefaultWarehouse(env.realm(), env.defaultWarehouse(), location);
+    String rootSecret = env.rootCredentialSecretArn();
+    this.rootCredential =
+        rootSecret == null ? null : new RootCredentialSecret(rootSecret, env.secretsManager());
   }
 
   private MigrationHandler(MigrationHandler wired) {
     this.database = wired.database;
     this.realm = wired.realm;
     this.warehouse = wired.warehouse;
+    this.rootCredential = wired.rootCredential;
   }
 
   @Override
@@ -86,7 +96,8 @@ public final class MigrationHandler implements RequestStreamHandler {
     }
     try {
       int applied = Migrations.migrate(database);
-      RealmBootstrap.Result root = new RealmBootstrap(database).bootstrap(realm, null);
+      PrincipalCredential credential = rootCredential == null ? null : rootCredential.read();
+      RealmBootstrap.Result root = new RealmBootstrap(database).bootstrap(realm, credential);
       if (warehouse != null) {
         new Warehouses(database)
             .ensure(warehouse.realm(), warehouse.name(), warehouse.location(), Map.of());

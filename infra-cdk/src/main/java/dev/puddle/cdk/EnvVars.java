@@ -26,6 +26,9 @@ final class EnvVars {
   /** The migration function: where the default warehouse's tables go. */
   static final String WAREHOUSE_LOCATION = "PUDDLE_DEFAULT_WAREHOUSE_LOCATION";
 
+  /** The migration function: the secret holding the client id and secret root gets. */
+  static final String ROOT_CREDENTIAL_SECRET_ARN = "PUDDLE_ROOT_CREDENTIAL_SECRET_ARN";
+
   /** The token function's private signing keys, a Secrets Manager secret. */
   static final String TOKEN_SIGNING_SECRET_ARN = "PUDDLE_TOKEN_SIGNING_SECRET_ARN";
 

@@ -21,13 +21,15 @@ import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
 import software.amazon.awscdk.services.secretsmanager.Secret;
+import software.amazon.awscdk.services.secretsmanager.SecretStringGenerator;
 import software.constructs.Construct;
 
 /**
  * Puddle in one account and region: the HTTP API, the functions of every group from the one
- * artifact, the metastore, the warehouse bucket, the purge queues, the token signing key, the
- * credential vending role, the migration custom resource, alarms and a dashboard. The profile
- * (standard or lean) decides how the functions reach the metastore; see {@link Settings}.
+ * artifact, the metastore, the warehouse bucket, the purge queues, the token signing key, root's
+ * credential, the credential vending role, the migration custom resource, alarms and a dashboard.
+ * The profile (standard or lean) decides how the functions reach the metastore; see {@link
+ * Settings}.
  */
 public final class PuddleStack extends Stack {
   /** The custom resource type of the migrations; its handler is the migrate function. */
@@ -35,6 +37,12 @@ public final class PuddleStack extends Stack {
 
   /** The signing secret's value as deployed: a JWK set without keys, no secret. */
   static final String EMPTY_KEY_SET = "{\"keys\":[]}";
+
+  /** The client id of the realm's root principal, as the root credential secret holds it. */
+  static final String ROOT_CLIENT_ID = "root";
+
+  /** The length of root's generated secret: letters and digits only, about 238 bits. */
+  static final int ROOT_SECRET_LENGTH = 40;
 
   private final Map<Group, PuddleFunction> functions = new EnumMap<>(Group.class);
 
@@ -53,6 +61,22 @@ public final class PuddleStack extends Stack {
         Secret.Builder.create(this, "TokenSigningKey")
             .description("Puddle: the keys the token function signs its tokens with, a JWK set")
             .secretStringValue(SecretValue.unsafePlainText(EMPTY_KEY_SET))
+            .build();
+
+    // Secrets Manager generates root's secret at deploy time, so it is in no template; the
+    // migrate function gives root this credential, and the deployer reads it here
+    Secret rootCredential =
+        Secret.Builder.create(this, "RootCredential")
+            .description(
+                "Puddle: the client id and secret of the root principal of the realm "
+                    + settings.realm())
+            .generateSecretString(
+                SecretStringGenerator.builder()
+                    .secretStringTemplate("{\"clientId\":\"" + ROOT_CLIENT_ID + "\"}")
+                    .generateStringKey("clientSecret")
+                    .excludePunctuation(true)
+                    .passwordLength(ROOT_SECRET_LENGTH)
+                    .build())
             .build();
 
     // one asset, uploaded once, for every function
@@ -85,7 +109,10 @@ public final class PuddleStack extends Stack {
               EnvVars.PURGE_SWEEP_STALE_MINUTES,
               Long.toString(PurgeQueues.sweepStaleMinutes(settings)));
         }
-        case MIGRATE -> environment.put(EnvVars.WAREHOUSE_LOCATION, warehouse.location());
+        case MIGRATE -> {
+          environment.put(EnvVars.WAREHOUSE_LOCATION, warehouse.location());
+          environment.put(EnvVars.ROOT_CREDENTIAL_SECRET_ARN, rootCredential.getSecretArn());
+        }
         default -> {}
       }
       PuddleFunction function =
@@ -112,6 +139,7 @@ public final class PuddleStack extends Stack {
     queues.queue().grantSendMessages(role(Group.PURGE));
     queues.queue().grantSendMessages(role(Group.SWEEP));
     signingKey.grantRead(role(Group.TOKEN));
+    rootCredential.grantRead(role(Group.MIGRATE));
     // the first token request writes the first key; nothing else may change the secret
     role(Group.TOKEN)
         .addToPrincipalPolicy(
@@ -166,11 +194,26 @@ public final class PuddleStack extends Stack {
 
     new Monitoring(this, "Monitoring", settings, functions.values(), queues, api, metastore);
     Suppressions.apply(
-        this, settings, functions, warehouse, metastore, network, api, signingKey, vending);
+        this,
+        settings,
+        functions,
+        warehouse,
+        metastore,
+        network,
+        api,
+        signingKey,
+        rootCredential,
+        vending);
 
     CfnOutput.Builder.create(this, "CatalogUri")
         .description("The catalog URI engines use")
         .value(api.url())
+        .build();
+    CfnOutput.Builder.create(this, "RootCredentialSecretArn")
+        .description(
+            "The secret holding root's client id and secret: aws secretsmanager get-secret-value"
+                + " --secret-id <this> --query SecretString --output text")
+        .value(rootCredential.getSecretArn())
         .build();
     CfnOutput.Builder.create(this, "WarehouseBucketName")
         .value(warehouse.bucket().getBucketName())

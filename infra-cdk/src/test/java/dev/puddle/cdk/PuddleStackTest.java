@@ -218,6 +218,44 @@ class PuddleStackTest {
   }
 
   /**
+   * Root's credential: Secrets Manager generates its secret at deploy time (no value in the
+   * template), only the migrate function may read it and is told where it is, and the deployer
+   * finds it in the stack's outputs, next to the catalog's URI.
+   */
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void onlyTheMigrateFunctionReadsRootsGeneratedCredentialWhoseArnIsAnOutput(Synthesized s) {
+    String secret =
+        s.resources("AWS::SecretsManager::Secret").keySet().stream()
+            .filter(id -> id.startsWith("RootCredential"))
+            .findFirst()
+            .orElseThrow();
+    Map<String, Object> generated = map(s.properties(secret).get("GenerateSecretString"));
+    assertThat(s.properties(secret)).doesNotContainKey("SecretString");
+    assertThat(generated)
+        .containsEntry("SecretStringTemplate", "{\"clientId\":\"root\"}")
+        .containsEntry("GenerateStringKey", "clientSecret")
+        .containsEntry("ExcludePunctuation", true);
+    assertThat((Number) generated.get("PasswordLength"))
+        .satisfies(length -> assertThat(length.intValue()).isGreaterThanOrEqualTo(40));
+    for (Group group : Group.values()) {
+      boolean reads =
+          s.statements(s.role(group)).stream()
+              .filter(st -> "Allow".equals(st.get("Effect")))
+              .anyMatch(st -> text(st.get("Resource")).contains(secret));
+      assertThat(reads).as("%s reads root's credential", group).isEqualTo(group == Group.MIGRATE);
+      assertThat(s.environment(s.function(group)).get(EnvVars.ROOT_CREDENTIAL_SECRET_ARN))
+          .as("%s is told where root's credential is", group)
+          .isEqualTo(group == Group.MIGRATE ? Map.of("Ref", secret) : null);
+    }
+    Map<String, Object> outputs = map(s.template.toJSON().get("Outputs"));
+    assertThat(map(outputs.get("RootCredentialSecretArn")).get("Value"))
+        .isEqualTo(Map.of("Ref", secret));
+    String api = s.resources("AWS::ApiGatewayV2::Api").keySet().iterator().next();
+    assertThat(text(map(outputs.get("CatalogUri")).get("Value"))).contains(api);
+  }
+
+  /**
    * Authentication is mandatory: every catalog function accepts Puddle's own tokens, all of the
    * same issuer (the API's URL), the one the token function issues them with; no external issuer
    * is trusted unless the context names one.

@@ -6,6 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.puddle.core.access.Principals;
+import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
+import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.functions.MigrationHandler;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -130,6 +134,69 @@ class MigrationHandlerTest {
   }
 
   @Test
+  void rootGetsTheCredentialOfItsSecretAndANewValueRotatesIt() throws IOException {
+    String database = newDatabase();
+    String first = "Hq7cVw2LmZx9Rt4KpYs8Nf3JdBg6Ue1AoCi5XeWq";
+    String second = "Pz4Fk8Rm2Tw6Yb9Nc3Vx7Jh1Ld5Qs0Gu8Ae2Mo6Ki";
+    try (SecretsManagerEndpoint secret =
+            new SecretsManagerEndpoint(
+                "arn:aws:secretsmanager:us-east-1:123456789012:secret:puddle-root-AbCdEf");
+        SdkCredentials credentials = SdkCredentials.set()) {
+      Map<String, String> environment =
+          Map.of(
+              "PUDDLE_FUNCTION_GROUP", "migrate",
+              "PUDDLE_DB_URL", database,
+              "PUDDLE_ROOT_CREDENTIAL_SECRET_ARN", secret.arn(),
+              "PUDDLE_SECRETS_MANAGER_ENDPOINT", secret.endpoint().toString());
+      secret.secret("{\"clientId\":\"root\",\"clientSecret\":\"" + first + "\"}");
+
+      JsonNode created = invoke(new MigrationHandler(environment), "Create");
+      secret.secret("{\"clientId\":\"root\",\"clientSecret\":\"" + second + "\"}");
+      JsonNode rotated = invoke(new MigrationHandler(environment), "Update");
+
+      assertThat(created.get("Status").asText()).isEqualTo("SUCCESS");
+      assertThat(created.at("/Data/RootClientId").asText()).isEqualTo("root");
+      assertThat(rotated.get("Status").asText()).isEqualTo("SUCCESS");
+      assertThat(secret.fetches()).isEqualTo(2);
+      try (Database metastore =
+          new Database(PostgresConnections.factory(database, null, null), 1)) {
+        Principals principals = new Principals(metastore);
+        assertThat(principals.verify("root", first)).as("the first value, rotated away").isEmpty();
+        assertThat(principals.verify("root", second))
+            .contains(new PrincipalRef(LocalTwin.REALM, Principals.ROOT));
+      }
+      assertThat(answers.toString()).doesNotContain(first).doesNotContain(second);
+    }
+  }
+
+  @Test
+  void aSecretThatHoldsNoCredentialFailsTheDeploymentWithoutQuotingIt() throws IOException {
+    String database = newDatabase();
+    try (SecretsManagerEndpoint secret =
+            new SecretsManagerEndpoint(
+                "arn:aws:secretsmanager:us-east-1:123456789012:secret:puddle-root-AbCdEf");
+        SdkCredentials credentials = SdkCredentials.set()) {
+      secret.secret("{\"clientId\":\"root\",\"password\":\"Hq7cVw2LmZx9Rt4Kp\"");
+
+      JsonNode answer =
+          invoke(
+              new MigrationHandler(
+                  Map.of(
+                      "PUDDLE_FUNCTION_GROUP", "migrate",
+                      "PUDDLE_DB_URL", database,
+                      "PUDDLE_ROOT_CREDENTIAL_SECRET_ARN", secret.arn(),
+                      "PUDDLE_SECRETS_MANAGER_ENDPOINT", secret.endpoint().toString())),
+              "Create");
+
+      assertThat(answer.get("Status").asText()).isEqualTo("FAILED");
+      assertThat(answer.get("Reason").asText())
+          .contains(secret.arn())
+          .contains("clientSecret")
+          .doesNotContain("Hq7cVw2LmZx9Rt4Kp");
+    }
+  }
+
+  @Test
   void aFailureIsReportedToCloudFormationRatherThanLeftHanging() throws IOException {
     String missing = TestTwin.get().jdbcUrl().replaceFirst("/postgres\\?", "/no_such_database?");
     MigrationHandler handler = new MigrationHandler(environment(missing));
@@ -162,6 +229,36 @@ class MigrationHandlerTest {
 
   private static Map<String, String> environment(String jdbcUrl) {
     return Map.of("PUDDLE_FUNCTION_GROUP", "migrate", "PUDDLE_DB_URL", jdbcUrl);
+  }
+
+  /**
+   * Credentials for the SDK's default provider chain, which the functions' Secrets Manager client
+   * uses (Lambda gives it the function's role), as its system properties; removed on close.
+   */
+  private record SdkCredentials(String accessKeyId, String secretAccessKey)
+      implements AutoCloseable {
+    static SdkCredentials set() {
+      SdkCredentials before =
+          new SdkCredentials(
+              System.getProperty("aws.accessKeyId"), System.getProperty("aws.secretAccessKey"));
+      System.setProperty("aws.accessKeyId", "test");
+      System.setProperty("aws.secretAccessKey", "test");
+      return before;
+    }
+
+    @Override
+    public void close() {
+      restore("aws.accessKeyId", accessKeyId);
+      restore("aws.secretAccessKey", secretAccessKey);
+    }
+
+    private static void restore(String name, String value) {
+      if (value == null) {
+        System.clearProperty(name);
+      } else {
+        System.setProperty(name, value);
+      }
+    }
   }
 
   /** A new, empty database in the twin's PostgreSQL. */

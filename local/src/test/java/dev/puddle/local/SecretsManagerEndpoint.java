@@ -160,10 +160,14 @@ final class SecretsManagerEndpoint implements AutoCloseable {
     return puts.get();
   }
 
+  URI endpoint() {
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+  }
+
   /** A real SDK client of this endpoint, on the url-connection client as the functions build it. */
   SecretsManagerClient client() {
     return SecretsManagerClient.builder()
-        .endpointOverride(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
+        .endpointOverride(endpoint())
         .region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("k", "s")))
         .httpClient(UrlConnectionHttpClient.create())
