@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.storage.Storage;
@@ -48,7 +49,12 @@ class KeepAliveTest {
     storage = Storage.s3Compatible("http://127.0.0.1:9", "us-east-1", "key", "secret");
     function =
         new CatalogFunction(
-            new CatalogApi(new CatalogApi.Settings("acme", "wh"), database, storage),
+            new CatalogApi(
+                new CatalogApi.Settings("acme", "wh"),
+                database,
+                storage,
+                null,
+                RootCaller.of("acme")),
             new CatalogFunction.Options(
                 EnumSet.of(FunctionGroup.WRITE),
                 "acme",

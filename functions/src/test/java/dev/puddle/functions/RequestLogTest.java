@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.PrimingIssuer;
+import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.storage.Storage;
@@ -47,7 +48,9 @@ class RequestLogTest {
             },
             1);
     storage = Storage.s3Compatible("http://127.0.0.1:9", "us-east-1", "key", "secret");
-    CatalogApi api = new CatalogApi(new CatalogApi.Settings("acme", "wh"), database, storage);
+    CatalogApi api =
+        new CatalogApi(
+            new CatalogApi.Settings("acme", "wh"), database, storage, null, RootCaller.of("acme"));
     function =
         new CatalogFunction(
             api,

@@ -3,6 +3,7 @@ package dev.puddle.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.core.api.Route;
+import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
 import java.io.IOException;
@@ -39,7 +40,9 @@ class BigMetadataTest {
             new CatalogApi(
                 new CatalogApi.Settings(LocalTwin.REALM, warehouse),
                 TestTwin.get().database(),
-                TestTwin.get().storage()));
+                TestTwin.get().storage(),
+                null,
+                RootCaller.of(LocalTwin.REALM)));
     String location = "s3://" + LocalTwin.BUCKET + "/" + warehouse + "/big/events";
     metadataLocation = location + "/metadata/00000-" + UUID.randomUUID() + ".metadata.json";
     byte[] json = metadataJson(location).getBytes(StandardCharsets.UTF_8);

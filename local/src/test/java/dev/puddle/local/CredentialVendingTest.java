@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.api.Route;
-import dev.puddle.core.auth.Authenticator;
+import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.rest.RestJson;
 import dev.puddle.core.storage.Storage;
@@ -440,7 +440,7 @@ class CredentialVendingTest {
                 TestTwin.get().database(),
                 TestTwin.get().storage(),
                 null,
-                Authenticator.anonymous(LocalTwin.REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+                RootCaller.of(LocalTwin.REALM),
                 null,
                 new CredentialVending(
                     TestTwin.get().credentialVendor(), new GrantedDataAccess(new AccessQuery(TestTwin.get().database())))));
@@ -501,7 +501,7 @@ class CredentialVendingTest {
             TestTwin.get().database(),
             TestTwin.get().storage(),
             null,
-            Authenticator.anonymous(LocalTwin.REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+            RootCaller.of(LocalTwin.REALM),
             null,
             new CredentialVending(
                 new CredentialCache(
@@ -517,7 +517,7 @@ class CredentialVendingTest {
         TestTwin.get().database(),
         storage,
         null,
-        Authenticator.anonymous(LocalTwin.REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+        RootCaller.of(LocalTwin.REALM),
         null,
         new CredentialVending(vendor, (caller, warehouse, table) -> access));
   }

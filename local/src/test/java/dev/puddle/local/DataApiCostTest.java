@@ -4,6 +4,7 @@ import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.dataapi.DataApiConnections;
 import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint;
@@ -73,7 +74,9 @@ class DataApiCostTest {
         new CatalogApi(
             new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null),
             database,
-            TWIN.local().storage());
+            TWIN.local().storage(),
+            null,
+            RootCaller.of(LocalTwin.REALM));
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
     serverThreads = Executors.newSingleThreadExecutor();
     server.setExecutor(serverThreads);

@@ -3,6 +3,7 @@ package dev.puddle.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.core.api.Route;
+import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.rest.CatalogApi;
@@ -51,7 +52,9 @@ class DeadlineTest {
             new CatalogApi(
                 new CatalogApi.Settings(LocalTwin.REALM, warehouse),
                 database,
-                TestTwin.get().storage()));
+                TestTwin.get().storage(),
+                null,
+                RootCaller.of(LocalTwin.REALM)));
   }
 
   @AfterEach

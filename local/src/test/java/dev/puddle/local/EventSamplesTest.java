@@ -13,10 +13,10 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jwt.SignedJWT;
 import dev.puddle.core.api.Route;
-import dev.puddle.core.auth.Authenticator;
 import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.MetastoreKeySet;
+import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.auth.TokenIssuer;
 import dev.puddle.core.auth.TrustedIssuer;
@@ -111,7 +111,7 @@ class EventSamplesTest {
                 database,
                 TestTwin.get().storage(),
                 null,
-                Authenticator.anonymous(LocalTwin.REALM, CatalogApi.ANONYMOUS_PRINCIPAL),
+                RootCaller.of(LocalTwin.REALM),
                 new TokenEndpoint(
                     new TokenIssuer(
                         tokenSettings,
@@ -408,7 +408,9 @@ class EventSamplesTest {
               new CatalogApi(
                   new CatalogApi.Settings(LocalTwin.REALM, warehouse),
                   database,
-                  TestTwin.get().storage()));
+                  TestTwin.get().storage(),
+                  null,
+                  RootCaller.of(LocalTwin.REALM)));
       expect(send(probe, sample("ready")), 200);
       int backend = database.read(connection -> queryInt(connection, "SELECT pg_backend_pid()"));
       TestTwin.get()

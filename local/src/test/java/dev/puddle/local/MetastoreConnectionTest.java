@@ -3,6 +3,7 @@ package dev.puddle.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.rest.CatalogApi;
@@ -62,7 +63,9 @@ class MetastoreConnectionTest {
             new CatalogApi(
                 new CatalogApi.Settings(LocalTwin.REALM, warehouse),
                 database,
-                TestTwin.get().storage()));
+                TestTwin.get().storage(),
+                null,
+                RootCaller.of(LocalTwin.REALM)));
     try (TestEndpoint endpoint = TestEndpoint.start(handler);
         RESTCatalog client = endpoint.client(warehouse)) {
       TableIdentifier id = TableIdentifier.of(Namespace.of("sales"), "orders");

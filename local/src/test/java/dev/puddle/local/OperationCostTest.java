@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.puddle.core.api.Route;
+import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.rest.CatalogApi;
@@ -109,7 +110,11 @@ class OperationCostTest {
     // this measures the operations themselves (a key adds three statements to a mutation)
     CatalogApi api =
         new CatalogApi(
-            new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null), database, storage);
+            new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null),
+            database,
+            storage,
+            null,
+            RootCaller.of(LocalTwin.REALM));
     handler = new MeasuringHandler(new CatalogHandler(api), sql, s3);
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
     serverThreads = Executors.newSingleThreadExecutor();

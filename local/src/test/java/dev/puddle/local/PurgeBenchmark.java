@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Route;
+import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.purge.Deadline;
@@ -168,7 +169,8 @@ class PurgeBenchmark {
             new CatalogApi.Settings(LocalTwin.REALM, warehouse),
             twin.database(),
             twin.storage(),
-            (job, delay) -> sent.set(job));
+            (job, delay) -> sent.set(job),
+            RootCaller.of(LocalTwin.REALM));
     api.handle(
         new Request(
             Route.DROP_TABLE,

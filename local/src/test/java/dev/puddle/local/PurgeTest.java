@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
+import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.Warehouses;
@@ -625,7 +626,8 @@ class PurgeTest {
             new CatalogApi.Settings(LocalTwin.REALM, warehouse),
             TestTwin.get().database(),
             TestTwin.get().storage(),
-            queue);
+            queue,
+            RootCaller.of(LocalTwin.REALM));
     Response response =
         api.handle(
             new Request(

@@ -11,13 +11,4 @@ public interface Authenticator {
    *     no credential this catalog accepts
    */
   Caller authenticate(Request request);
-
-  /**
-   * Treats every request as sent by {@code principal} of {@code realm} with all its roles: for
-   * tests and wiring that predate authentication.
-   */
-  static Authenticator anonymous(String realm, String principal) {
-    Caller caller = Caller.withAllRoles(realm, principal);
-    return request -> caller;
-  }
 }

@@ -51,9 +51,6 @@ public final class CatalogApi {
     }
   }
 
-  /** The principal every request runs as when no authenticator is given. */
-  public static final String ANONYMOUS_PRINCIPAL = "root";
-
   private final Settings settings;
   private final Database database;
   private final Warehouses warehouses;
@@ -72,21 +69,6 @@ public final class CatalogApi {
   private final CredentialEndpoints credentialEndpoints;
   private final AccessQuery access;
   private final ManagementEndpoints managementEndpoints;
-
-  /** A catalog without a purge queue: purge jobs are recorded and wait for the sweep. */
-  public CatalogApi(Settings settings, Database database, Storage storage) {
-    this(settings, database, storage, null);
-  }
-
-  /** A catalog that sends the purge job of each drop with purge to {@code purgeQueue}. */
-  public CatalogApi(Settings settings, Database database, Storage storage, PurgeQueue purgeQueue) {
-    this(
-        settings,
-        database,
-        storage,
-        purgeQueue,
-        Authenticator.anonymous(settings.realm(), ANONYMOUS_PRINCIPAL));
-  }
 
   /**
    * A catalog whose callers {@code authenticator} establishes, issuing no tokens and vending no
