@@ -3,13 +3,13 @@ package dev.puddle.functions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.puddle.core.api.TestClock;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.vending.AccessLevel;
 import dev.puddle.core.vending.CredentialScope;
 import dev.puddle.core.vending.CredentialVendor;
 import dev.puddle.core.vending.SessionRequest;
 import dev.puddle.core.vending.StsTestEndpoint;
-import dev.puddle.core.vending.TestClock;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -31,6 +31,7 @@ class DataApiResumeTest {
 
       twin.dataApi().resumeAfter(3);
       assertThat(catalog.loadTable(id).schema().asStruct()).isEqualTo(SCHEMA.asStruct());
+      assertThat(twin.dataApi().refusalsLeft()).as("every refused call was waited out").isZero();
 
       // three refused calls, then at least the load's two statements (the caller's access, the
       // table; the shared twin may also reread keys or a cached warehouse it holds for a while)

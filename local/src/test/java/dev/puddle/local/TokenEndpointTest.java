@@ -24,6 +24,7 @@ import dev.puddle.core.access.Principals;
 import dev.puddle.core.access.PrivilegeGrants;
 import dev.puddle.core.access.Securable;
 import dev.puddle.core.api.Privilege;
+import dev.puddle.core.api.TestClock;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.auth.ClientCredentials;
 import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
@@ -96,7 +97,7 @@ class TokenEndpointTest {
       (id, secret) ->
           CLIENT_ID.equals(id) && SECRET.equals(secret) ? Optional.of(ETL) : Optional.empty();
 
-  private final MovableClock clock = new MovableClock(Instant.now());
+  private final TestClock clock = new TestClock(Instant.now());
   private final ByteArrayOutputStream logs = new ByteArrayOutputStream();
   private final HttpClient http = HttpClient.newHttpClient();
   private PrintStream out;

@@ -1,6 +1,7 @@
 package dev.puddle.core.access;
 
 import dev.puddle.core.api.Privilege;
+import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.BuiltInRoles;
 import dev.puddle.core.metastore.Database;
@@ -55,6 +56,14 @@ public final class AccessQuery {
    * when {@code warehouseId} is null.
    */
   public CallerAccess load(Caller caller, Long warehouseId) {
+    // once per request: vending's data-access check and the route's own check share one read
+    return RequestScope.current()
+        .memo(new Key(caller, warehouseId), () -> query(caller, warehouseId));
+  }
+
+  private record Key(Caller caller, Long warehouseId) {}
+
+  private CallerAccess query(Caller caller, Long warehouseId) {
     return database.read(
         connection -> {
           try (PreparedStatement statement = connection.prepareStatement(SQL)) {

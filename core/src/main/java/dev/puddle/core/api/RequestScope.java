@@ -2,6 +2,8 @@ package dev.puddle.core.api;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -22,6 +24,7 @@ public final class RequestScope {
 
   private final Deadline deadline;
   private final RequestStats stats = new RequestStats();
+  private final Map<Object, Object> memo = new HashMap<>();
   private CommitParticipant participant;
   private String realm;
   private String principal;
@@ -49,6 +52,24 @@ public final class RequestScope {
         CURRENT.set(previous);
       }
     }
+  }
+
+  /**
+   * What {@code compute} gives for {@code key}, computed once for this request: state read once
+   * and shared by the parts of a request that need it (a caller's grants, say), and never by
+   * another request. Code outside a request computes every time.
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T memo(Object key, Supplier<T> compute) {
+    if (CURRENT.get() != this) {
+      return compute.get();
+    }
+    Object value = memo.get(key);
+    if (value == null) {
+      value = compute.get();
+      memo.put(key, value);
+    }
+    return (T) value;
   }
 
   public Deadline deadline() {

@@ -25,6 +25,7 @@ import com.nimbusds.jwt.SignedJWT;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
+import dev.puddle.core.api.TestClock;
 import dev.puddle.core.rest.ErrorMapper;
 import java.time.Duration;
 import java.time.Instant;

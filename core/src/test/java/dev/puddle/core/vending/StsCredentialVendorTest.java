@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.api.TestClock;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.Warehouse;
 import java.time.Duration;

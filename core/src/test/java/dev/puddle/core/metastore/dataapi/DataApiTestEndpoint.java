@@ -136,6 +136,11 @@ public final class DataApiTestEndpoint implements AutoCloseable {
     resuming.set(count);
   }
 
+  /** How many of the calls {@link #resumeAfter} asked to refuse are still to come. */
+  public int refusalsLeft() {
+    return resuming.get();
+  }
+
   /** Calls served (or refused) so far, by operation. */
   public Map<Operation, Long> calls() {
     Map<Operation, Long> result = new EnumMap<>(Operation.class);

@@ -1,4 +1,4 @@
-package dev.puddle.core.auth;
+package dev.puddle.core.api;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,14 +7,14 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock that stands still until a test moves it. */
-final class TestClock extends Clock {
+public final class TestClock extends Clock {
   private volatile Instant now;
 
-  TestClock(Instant now) {
-    this.now = now;
+  public TestClock(Instant start) {
+    this.now = start;
   }
 
-  void advance(Duration duration) {
+  public void advance(Duration duration) {
     now = now.plus(duration);
   }
 
