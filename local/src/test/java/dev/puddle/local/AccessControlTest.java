@@ -377,21 +377,7 @@ class AccessControlTest {
   void aCatalogAdminManagesItsWarehouseOnly() {
     String otherWarehouse = TestTwin.newWarehouse("access-other");
     String admin = "admin-" + NAMES.incrementAndGet();
-    createPrincipal(admin);
-    expect(
-        admin(Route.CREATE_PRINCIPAL_ROLE, Map.of(), role("principalRole", admin + "-role")), 201);
-    expect(
-        admin(
-            Route.ASSIGN_PRINCIPAL_ROLE,
-            Map.of("principal", admin),
-            role("principalRole", admin + "-role")),
-        204);
-    expect(
-        admin(
-            Route.ASSIGN_CATALOG_ROLE,
-            Map.of("principalRole", admin + "-role", "warehouse", warehouse),
-            role("catalogRole", "catalog_admin")),
-        204);
+    principalHolding(admin, "catalog_admin");
     CatalogApi catalogAdmin = api(Caller.withAllRoles(LocalTwin.REALM, admin));
 
     expect(
@@ -581,6 +567,21 @@ class AccessControlTest {
   /** A principal with a principal role and a catalog role of the warehouse, without grants. */
   private String principalWithCatalogRole() {
     String name = "reader-" + NAMES.incrementAndGet();
+    expect(
+        admin(
+            Route.CREATE_CATALOG_ROLE,
+            Map.of("warehouse", warehouse),
+            role("catalogRole", name + "-catalog")),
+        201);
+    principalHolding(name, name + "-catalog");
+    return name;
+  }
+
+  /**
+   * A new principal {@code name} with a principal role {@code <name>-role} of its own, which holds
+   * the warehouse's catalog role {@code catalogRole}.
+   */
+  private void principalHolding(String name, String catalogRole) {
     createPrincipal(name);
     expect(
         admin(Route.CREATE_PRINCIPAL_ROLE, Map.of(), role("principalRole", name + "-role")), 201);
@@ -592,17 +593,10 @@ class AccessControlTest {
         204);
     expect(
         admin(
-            Route.CREATE_CATALOG_ROLE,
-            Map.of("warehouse", warehouse),
-            role("catalogRole", name + "-catalog")),
-        201);
-    expect(
-        admin(
             Route.ASSIGN_CATALOG_ROLE,
             Map.of("principalRole", name + "-role", "warehouse", warehouse),
-            role("catalogRole", name + "-catalog")),
+            role("catalogRole", catalogRole)),
         204);
-    return name;
   }
 
   private void createPrincipal(String name) {

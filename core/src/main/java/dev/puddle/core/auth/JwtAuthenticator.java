@@ -182,7 +182,7 @@ public final class JwtAuthenticator implements Authenticator {
         settings.realmFromClaim() ? stringClaim(claims, settings.realmClaim()) : settings.realm();
     Caller caller = PrincipalRoleScope.ofToken(scope(claims)).caller(realm, principal);
     Instant expires = claims.getExpirationTime().toInstant().plus(clockSkew);
-    Instant keysDue = now.plus(KeyCache.REFRESH_INTERVAL);
+    Instant keysDue = verifier.keys().nextLoadDue();
     verified.put(
         token,
         new VerifiedTokens.Verified(

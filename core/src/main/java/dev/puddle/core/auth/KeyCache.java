@@ -88,6 +88,16 @@ public final class KeyCache implements JWKSource<SecurityContext> {
     return reloaded == null || reloaded == keys ? matches : selector.select(reloaded);
   }
 
+  /**
+   * When the keys held are due to be loaded again: a verification made with them stands no longer
+   * (now, if none are held or a load is overdue).
+   */
+  public Instant nextLoadDue() {
+    State seen = state;
+    Instant now = clock.instant();
+    return seen.stale(now) ? now : seen.loadedAt().plus(REFRESH_INTERVAL);
+  }
+
   /** Forgets the keys, the load times and what the source holds on to. */
   public void clear() {
     loading.lock();

@@ -411,6 +411,21 @@ class JwtAuthenticatorTest {
   }
 
   @Test
+  void aTokenVerifiedLateInItsKeysLifeStandsOnlyUntilTheKeysAreDue() throws Exception {
+    authenticator.authenticate(bearer(sign(rsa, JWSAlgorithm.RS256, claims())));
+    clock.advance(Duration.ofMinutes(10));
+    String late = sign(rsa, JWSAlgorithm.RS256, claims());
+    authenticator.authenticate(bearer(late));
+    idp.publish(new JWKSet(ec)); // withdrawn right after
+
+    clock.advance(Duration.ofMinutes(5));
+    refused(late);
+    assertThat(idp.fetches())
+        .as("due when the keys loaded first were, not 15 minutes after the late token")
+        .isEqualTo(2);
+  }
+
+  @Test
   void clearingForgetsTheKeys() throws Exception {
     authenticator.authenticate(bearer(sign(rsa, JWSAlgorithm.RS256, claims())));
     authenticator.clear();
