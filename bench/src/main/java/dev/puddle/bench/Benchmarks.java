@@ -14,8 +14,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.iceberg.IcebergBuild;
@@ -104,6 +106,13 @@ public final class Benchmarks implements Callable<Integer> {
   int referenceConnections = 16;
 
   @Option(
+      names = "--only",
+      split = ",",
+      description =
+          "Run only these measurements: ${COMPLETION-CANDIDATES} (default: all).")
+  Set<SideBySide.Part> only = EnumSet.allOf(SideBySide.Part.class);
+
+  @Option(
       names = "--project-dir",
       description = "The Puddle checkout (default: the one this jar was built in).")
   Path projectDirectory;
@@ -117,7 +126,8 @@ public final class Benchmarks implements Callable<Integer> {
     // the client logs every table it creates and every conflict it retries; progress lines and
     // the report say what matters
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
-    System.exit(new CommandLine(new Benchmarks()).execute(args));
+    System.exit(
+        new CommandLine(new Benchmarks()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
   }
 
   @Override
@@ -144,11 +154,14 @@ public final class Benchmarks implements Callable<Integer> {
             listTables,
             pageSize,
             createClients,
-            writers);
+            writers,
+            only);
 
     try (Catalogs catalogs = Catalogs.start(twinJar, referenceConnections, pageSize, run)) {
       new SideBySide(settings, catalogs.puddle(), catalogs.reference(), report).run();
-      coldInit(report, catalogs, benchTarget, run);
+      if (only.contains(SideBySide.Part.COLD_INIT)) {
+        coldInit(report, catalogs, benchTarget, run);
+      }
     }
     if (!keepData) {
       deleteRecursively(run.resolve("puddle-data"));

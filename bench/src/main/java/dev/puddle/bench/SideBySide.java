@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -48,6 +49,7 @@ public final class SideBySide {
    * @param pageSize the clients' page size, for the report
    * @param createClients concurrent clients creating the listed tables
    * @param writers the numbers of concurrent writers to commit with
+   * @param only the measurements to run
    */
   public record Settings(
       int rounds,
@@ -57,7 +59,17 @@ public final class SideBySide {
       int listTables,
       int pageSize,
       int createClients,
-      List<Integer> writers) {}
+      List<Integer> writers,
+      Set<Part> only) {}
+
+  /** What can be measured, for {@code --only}. */
+  public enum Part {
+    LOADS,
+    CREATES,
+    COMMITS,
+    LISTING,
+    COLD_INIT
+  }
 
   private final Settings settings;
   private final Side puddle;
@@ -77,11 +89,20 @@ public final class SideBySide {
       Progress.report("preparing " + side);
       prepare(side);
     }
-    loads(SMALL, "small table");
-    loads(MANY_SNAPSHOTS, String.format(Locale.ROOT, "%,d-snapshot table", settings.snapshots()));
-    creates();
-    commits();
-    listing();
+    if (settings.only().contains(Part.LOADS)) {
+      loads(SMALL, "small table");
+      loads(
+          MANY_SNAPSHOTS, String.format(Locale.ROOT, "%,d-snapshot table", settings.snapshots()));
+    }
+    if (settings.only().contains(Part.CREATES)) {
+      creates();
+    }
+    if (settings.only().contains(Part.COMMITS)) {
+      commits();
+    }
+    if (settings.only().contains(Part.LISTING)) {
+      listing();
+    }
   }
 
   /** The namespaces, the small table (one append) and the table with many snapshots. */
@@ -91,7 +112,9 @@ public final class SideBySide {
     }
     Table small = side.client().createTable(SMALL, Tables.SCHEMA);
     small.newFastAppend().appendFile(Tables.fakeDataFile(small)).commit();
-    ManySnapshots.register(side, MANY_SNAPSHOTS, settings.snapshots());
+    if (settings.only().contains(Part.LOADS)) {
+      ManySnapshots.register(side, MANY_SNAPSHOTS, settings.snapshots());
+    }
   }
 
   private void loads(TableIdentifier table, String description) {

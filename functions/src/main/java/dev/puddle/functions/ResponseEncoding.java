@@ -1,23 +1,20 @@
 package dev.puddle.functions;
 
+import dev.puddle.core.api.Gzip;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.rest.ErrorMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.zip.Deflater;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * Turns a core response into the response API Gateway expects, within Lambda's 6 MB limit for
- * synchronous responses: bodies from {@code minBytes} up are gzipped when the client accepts it and
- * travel base64-encoded ({@code isBase64Encoded}), so a table with 20 MB of metadata JSON still
- * loads. A response that does not fit even so is replaced by a 500 that says why, instead of Lambda
+ * synchronous responses: bodies from {@code minBytes} up are gzipped when the client accepts it
+ * (with the gzip the response carries, else at the fastest level) and travel base64-encoded
+ * ({@code isBase64Encoded}), so a table with 20 MB of metadata JSON still loads. A response that does not fit even so is replaced by a 500 that says why, instead of Lambda
  * failing the invocation.
  */
 final class ResponseEncoding {
@@ -34,17 +31,22 @@ final class ResponseEncoding {
     if ("HEAD".equals(method) || response.body() == null) {
       return new HttpApiResponse(response.status(), response.headers(), null, false);
     }
+    boolean gzip = acceptsGzip(acceptEncoding);
+    if (gzip && response.gzippedBody() != null) {
+      String body = Base64.getEncoder().encodeToString(response.gzippedBody());
+      if (body.length() <= MAX_BODY_CHARS) {
+        return gzipped(response, body);
+      }
+    }
     byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
-    if (bytes.length >= minBytes && acceptsGzip(acceptEncoding)) {
-      String body = Base64.getEncoder().encodeToString(gzip(bytes, Deflater.BEST_SPEED));
+    if (bytes.length >= minBytes && gzip) {
+      String body = Base64.getEncoder().encodeToString(Gzip.compress(bytes, Deflater.BEST_SPEED));
       if (body.length() > MAX_BODY_CHARS) {
-        body = Base64.getEncoder().encodeToString(gzip(bytes, Deflater.BEST_COMPRESSION));
+        body =
+            Base64.getEncoder().encodeToString(Gzip.compress(bytes, Deflater.BEST_COMPRESSION));
       }
       if (body.length() <= MAX_BODY_CHARS) {
-        Map<String, String> headers = new HashMap<>(response.headers());
-        headers.put("content-encoding", "gzip");
-        headers.put("vary", "accept-encoding");
-        return new HttpApiResponse(response.status(), headers, body, true);
+        return gzipped(response, body);
       }
       return tooLarge(body.length(), "even gzipped");
     }
@@ -52,6 +54,13 @@ final class ResponseEncoding {
       return tooLarge(bytes.length, "uncompressed; send Accept-Encoding: gzip");
     }
     return new HttpApiResponse(response.status(), response.headers(), response.body(), false);
+  }
+
+  private static HttpApiResponse gzipped(Response response, String base64Body) {
+    Map<String, String> headers = new HashMap<>(response.headers());
+    headers.put("content-encoding", "gzip");
+    headers.put("vary", "accept-encoding");
+    return new HttpApiResponse(response.status(), headers, base64Body, true);
   }
 
   private static HttpApiResponse tooLarge(int size, String how) {
@@ -89,27 +98,5 @@ final class ResponseEncoding {
       }
     }
     return false;
-  }
-
-  /**
-   * Gzips at {@code level}. The fastest level comes first: metadata JSON compresses about 5:1 even
-   * so, while the default level takes over twice as long for a tenth less, most of a
-   * multi-megabyte load's time; only a body that would not fit then gets the strongest.
-   */
-  private static byte[] gzip(byte[] bytes, int level) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 8 + 64);
-    try (GZIPOutputStream gzip = new LeveledGzip(out, level)) {
-      gzip.write(bytes);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
-  }
-
-  private static final class LeveledGzip extends GZIPOutputStream {
-    LeveledGzip(ByteArrayOutputStream out, int level) throws IOException {
-      super(out, 64 * 1024);
-      def.setLevel(level);
-    }
   }
 }

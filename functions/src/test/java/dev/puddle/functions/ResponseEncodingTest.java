@@ -3,6 +3,7 @@ package dev.puddle.functions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.api.Gzip;
 import dev.puddle.core.api.Response;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -59,6 +60,21 @@ class ResponseEncodingTest {
         .containsEntry("content-type", "application/json");
     assertThat(gunzip(response.body())).isEqualTo(body);
     assertThat(response.body().length()).isLessThan(body.length() / 10);
+  }
+
+  @Test
+  void aBodyCarriedGzippedAlreadyIsNotCompressedAgain() throws IOException {
+    String body = "{\"properties\":{\"k\":\"" + "v".repeat(10_000) + "\"}}";
+    byte[] gzipped = Gzip.compress(body);
+
+    HttpApiResponse gzip = encoding.encode("GET", "gzip", Response.json(200, body, gzipped));
+    HttpApiResponse text = encoding.encode("GET", null, Response.json(200, body, gzipped));
+
+    assertThat(Base64.getDecoder().decode(gzip.body())).isEqualTo(gzipped);
+    assertThat(gunzip(gzip.body())).isEqualTo(body);
+    assertThat(gzip.headers()).containsEntry("content-encoding", "gzip");
+    assertThat(text.body()).isEqualTo(body);
+    assertThat(text.isBase64Encoded()).isFalse();
   }
 
   @Test

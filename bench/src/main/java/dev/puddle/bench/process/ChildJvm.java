@@ -39,7 +39,7 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /**
-   * Starts {@code java <arguments>} with exactly {@code environment} (plus PATH, HOME and LANG), so
+   * Starts {@code java <arguments>} with exactly {@code environment} (plus PATH, HOME, LANG and JAVA_TOOL_OPTIONS, e.g. to profile), so
    * nothing of the runner's environment leaks into the configuration of the child.
    *
    * @param signalLine the first output line matching it completes {@link #awaitSignal}
@@ -57,7 +57,7 @@ public final class ChildJvm implements AutoCloseable {
     Map<String, String> env = builder.environment();
     Map<String, String> inherited = Map.copyOf(env);
     env.clear();
-    for (String kept : List.of("PATH", "HOME", "LANG")) {
+    for (String kept : List.of("PATH", "HOME", "LANG", "JAVA_TOOL_OPTIONS")) {
       if (inherited.containsKey(kept)) {
         env.put(kept, inherited.get(kept));
       }

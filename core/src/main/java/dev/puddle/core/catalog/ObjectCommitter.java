@@ -44,7 +44,18 @@ final class ObjectCommitter {
 
   /** The object's current row, or null if no object of this kind has this name. */
   CatalogObject find() {
-    return objects.find(warehouse, identifier).filter(o -> o.kind() == kind).orElse(null);
+    return find(null);
+  }
+
+  /**
+   * The object's current row, or null; its metadata JSON left out if its metadata location is
+   * {@code knownLocation}.
+   */
+  CatalogObject find(String knownLocation) {
+    return objects
+        .find(warehouse, identifier, knownLocation)
+        .filter(o -> o.kind() == kind)
+        .orElse(null);
   }
 
   /**

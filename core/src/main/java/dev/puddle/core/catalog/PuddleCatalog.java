@@ -42,18 +42,24 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   private final CatalogObjects objects;
   private final FileIO io;
   private final PurgeOutbox purges;
+  private final VersionCache<TableMetadata> parsed;
 
+  /**
+   * @param parsed the execution environment's parsed table metadata, shared by its requests
+   */
   public PuddleCatalog(
       Warehouse warehouse,
       Namespaces namespaces,
       CatalogObjects objects,
       FileIO io,
-      PurgeOutbox purges) {
+      PurgeOutbox purges,
+      VersionCache<TableMetadata> parsed) {
     this.warehouse = warehouse;
     this.namespaces = namespaces;
     this.objects = objects;
     this.io = io;
     this.purges = purges;
+    this.parsed = parsed;
   }
 
   @Override
@@ -73,7 +79,7 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
 
   @Override
   protected TableOperations newTableOps(TableIdentifier identifier) {
-    return new PuddleTableOperations(warehouse, identifier, objects, io);
+    return new PuddleTableOperations(warehouse, identifier, objects, io, parsed);
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Warehouse;
+import java.util.Optional;
 import org.apache.iceberg.BaseMetastoreTableOperations;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -14,13 +15,21 @@ import org.apache.iceberg.io.FileIO;
 
 /**
  * A table's metadata in the metastore. Refreshes read the current metadata JSON stored beside the
- * pointer, never object storage; commits write the new metadata file and then swap the pointer
- * with a compare-and-swap.
+ * pointer, never object storage, and only when this execution environment has not parsed that
+ * version already (the {@link VersionCache}); commits write the new metadata file and then swap
+ * the pointer with a compare-and-swap.
  */
 final class PuddleTableOperations extends BaseMetastoreTableOperations {
+  /**
+   * Parsed metadata weighs several times its JSON; an estimate is enough to bound the cache.
+   */
+  private static final int PARSED_WEIGHT_PER_CHAR = 4;
+
+  private final Warehouse warehouse;
   private final TableIdentifier identifier;
   private final ObjectCommitter committer;
   private final FileIO io;
+  private final VersionCache<TableMetadata> parsed;
 
   /** The row the current metadata came from. */
   private CatalogObject row;
@@ -29,16 +38,27 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
   private CatalogObject known;
 
   PuddleTableOperations(
-      Warehouse warehouse, TableIdentifier identifier, CatalogObjects objects, FileIO io) {
+      Warehouse warehouse,
+      TableIdentifier identifier,
+      CatalogObjects objects,
+      FileIO io,
+      VersionCache<TableMetadata> parsed) {
+    this.warehouse = warehouse;
     this.identifier = identifier;
     this.committer = new ObjectCommitter(warehouse, identifier, Kind.TABLE, objects, io);
     this.io = io;
+    this.parsed = parsed;
   }
 
   /** Operations that start from a row already read, e.g. by a transaction that locked it. */
   static PuddleTableOperations of(
-      Warehouse warehouse, CatalogObject row, CatalogObjects objects, FileIO io) {
-    PuddleTableOperations ops = new PuddleTableOperations(warehouse, row.identifier(), objects, io);
+      Warehouse warehouse,
+      CatalogObject row,
+      CatalogObjects objects,
+      FileIO io,
+      VersionCache<TableMetadata> parsed) {
+    PuddleTableOperations ops =
+        new PuddleTableOperations(warehouse, row.identifier(), objects, io, parsed);
     ops.known = row;
     return ops;
   }
@@ -61,8 +81,13 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
 
   @Override
   protected void doRefresh() {
-    CatalogObject found = known != null ? known : committer.find();
+    Optional<VersionCache.Entry<TableMetadata>> kept = parsed.get(warehouse, identifier);
+    CatalogObject found = known;
     known = null;
+    if (found == null) {
+      // the metadata JSON is left out exactly when the version kept is current
+      found = committer.find(kept.map(VersionCache.Entry::metadataLocation).orElse(null));
+    }
     if (found == null) {
       if (currentMetadataLocation() != null) {
         throw new NoSuchTableException("Table does not exist: %s", identifier);
@@ -70,12 +95,32 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
       disableRefresh();
       return;
     }
-    row = found;
+    CatalogObject current = found;
+    row = current;
     refreshFromMetadataLocation(
-        found.metadataLocation(),
+        current.metadataLocation(),
         null,
         0,
-        location -> TableMetadataParser.fromJson(location, found.metadataJson()));
+        location ->
+            kept.filter(entry -> entry.standsFor(current))
+                .map(VersionCache.Entry::value)
+                .orElseGet(() -> parse(current)));
+  }
+
+  private TableMetadata parse(CatalogObject current) {
+    TableMetadata metadata =
+        TableMetadataParser.fromJson(current.metadataLocation(), current.metadataJson());
+    keep(current, metadata);
+    return metadata;
+  }
+
+  private void keep(CatalogObject current, TableMetadata metadata) {
+    parsed.put(
+        warehouse,
+        identifier,
+        current.metadataLocation(),
+        metadata,
+        (long) current.metadataJson().length() * PARSED_WEIGHT_PER_CHAR);
   }
 
   @Override
@@ -86,12 +131,14 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     boolean registering = base == null && metadata.metadataFileLocation() != null;
     committer.checkLocation(current, registering, metadata.location());
     String metadataLocation = writeNewMetadataIfRequired(base == null, metadata);
-    known =
-        committer.commit(
-            current,
-            registering,
-            metadata.location(),
-            metadataLocation,
-            TableMetadataParser.toJson(metadata));
+    String json = MetadataJson.remember(metadataLocation, TableMetadataParser.toJson(metadata));
+    known = committer.commit(current, registering, metadata.location(), metadataLocation, json);
+    // the committed metadata is the next refresh's: no need to parse what was just written
+    keep(
+        known,
+        TableMetadata.buildFrom(metadata)
+            .withMetadataLocation(metadataLocation)
+            .discardChanges()
+            .build());
   }
 }

@@ -31,11 +31,17 @@ public final class TransactionCommit {
   private final Warehouse warehouse;
   private final CatalogObjects objects;
   private final FileIO io;
+  private final VersionCache<TableMetadata> parsed;
 
-  public TransactionCommit(Warehouse warehouse, CatalogObjects objects, FileIO io) {
+  public TransactionCommit(
+      Warehouse warehouse,
+      CatalogObjects objects,
+      FileIO io,
+      VersionCache<TableMetadata> parsed) {
     this.warehouse = warehouse;
     this.objects = objects;
     this.io = io;
+    this.parsed = parsed;
   }
 
   public void commit(CommitTransactionRequest request) {
@@ -68,7 +74,7 @@ public final class TransactionCommit {
     Map<TableIdentifier, TableMetadata> updated = new LinkedHashMap<>();
     Map<TableIdentifier, CatalogObject> rows = new LinkedHashMap<>();
     for (CatalogObject row : locked) {
-      PuddleTableOperations tableOps = PuddleTableOperations.of(warehouse, row, objects, io);
+      PuddleTableOperations tableOps = PuddleTableOperations.of(warehouse, row, objects, io, parsed);
       ops.put(row.identifier(), tableOps);
       rows.put(row.identifier(), row);
       updated.put(row.identifier(), tableOps.current());

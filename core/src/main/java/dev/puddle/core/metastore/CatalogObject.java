@@ -5,7 +5,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * A table or view row: its identity, where its files live, and its current metadata (pointer and
- * JSON).
+ * JSON). The JSON is null only in a row read with {@link CatalogObjects#find(Warehouse,
+ * org.apache.iceberg.catalog.TableIdentifier, String)} at the metadata location its caller knew.
  */
 public record CatalogObject(
     UUID id,

@@ -28,6 +28,11 @@ public final class CatalogObjects {
   private static final String COLUMNS =
       "o.id, o.kind, o.location, o.owns_location, o.metadata_location, o.metadata";
 
+  /** The object of a name: warehouse id, namespace levels and name are the parameters. */
+  private static final String FROM_NAMED =
+      " FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
+          + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ?";
+
   private final Database database;
 
   public CatalogObjects(Database database) {
@@ -39,22 +44,52 @@ public final class CatalogObjects {
     return database.read(connection -> find(connection, warehouse, identifier, false));
   }
 
+  /**
+   * The table or view of that name, without its metadata JSON (null) if its metadata location is
+   * {@code knownLocation}: the caller kept what it needs of that version, so the query does not
+   * read what may be megabytes of metadata again.
+   */
+  public Optional<CatalogObject> find(
+      Warehouse warehouse, TableIdentifier identifier, String knownLocation) {
+    if (knownLocation == null) {
+      return find(warehouse, identifier);
+    }
+    return database.read(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT o.id, o.kind, o.location, o.owns_location, o.metadata_location,"
+                      + " CASE WHEN o.metadata_location = ? THEN NULL ELSE o.metadata END"
+                      + FROM_NAMED)) {
+            statement.setString(1, knownLocation);
+            return find(connection, statement, 2, warehouse, identifier);
+          }
+        });
+  }
+
   static Optional<CatalogObject> find(
       Connection connection, Warehouse warehouse, TableIdentifier identifier, boolean lock)
       throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "SELECT "
-                + COLUMNS
-                + " FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
-                + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ?"
-                + (lock ? " FOR UPDATE OF o" : ""))) {
-      statement.setLong(1, warehouse.id());
-      statement.setArray(2, Namespaces.levels(connection, identifier.namespace()));
-      statement.setString(3, identifier.name());
-      try (ResultSet rs = statement.executeQuery()) {
-        return rs.next() ? Optional.of(read(rs, identifier)) : Optional.empty();
-      }
+            "SELECT " + COLUMNS + FROM_NAMED + (lock ? " FOR UPDATE OF o" : ""))) {
+      return find(connection, statement, 1, warehouse, identifier);
+    }
+  }
+
+  private static Optional<CatalogObject> find(
+      Connection connection,
+      PreparedStatement statement,
+      int firstNameParameter,
+      Warehouse warehouse,
+      TableIdentifier identifier)
+      throws SQLException {
+    statement.setLong(firstNameParameter, warehouse.id());
+    statement.setArray(
+        firstNameParameter + 1, Namespaces.levels(connection, identifier.namespace()));
+    statement.setString(firstNameParameter + 2, identifier.name());
+    try (ResultSet rs = statement.executeQuery()) {
+      return rs.next() ? Optional.of(read(rs, identifier)) : Optional.empty();
     }
   }
 

@@ -12,6 +12,7 @@ import dev.puddle.core.auth.MetastoreKeySet;
 import dev.puddle.core.auth.OAuthError;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.catalog.PuddleCatalog;
+import dev.puddle.core.catalog.VersionCache;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.IdempotencyKeys;
@@ -28,6 +29,7 @@ import dev.puddle.core.vending.CredentialVending;
 import java.sql.SQLNonTransientConnectionException;
 import java.time.Duration;
 import java.util.Arrays;
+import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTCatalogProperties;
 import org.apache.iceberg.rest.responses.ConfigResponse;
@@ -57,6 +59,7 @@ public final class CatalogApi {
   private final Namespaces namespaces;
   private final CatalogObjects objects;
   private final Storage storage;
+  private final VersionCache<TableMetadata> parsedMetadata = VersionCache.ofHeapShare();
   private final NamespaceEndpoints namespaceEndpoints;
   private final TableEndpoints tableEndpoints;
   private final ViewEndpoints viewEndpoints;
@@ -113,7 +116,12 @@ public final class CatalogApi {
     this.namespaces = new Namespaces(database);
     this.objects = new CatalogObjects(database);
     this.namespaceEndpoints = new NamespaceEndpoints(namespaces);
-    this.tableEndpoints = new TableEndpoints(objects, storage.io());
+    this.tableEndpoints =
+        new TableEndpoints(
+            objects,
+            storage.io(),
+            parsedMetadata,
+            new LoadedTables(objects, VersionCache.ofHeapShare()));
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
     this.credentialEndpoints = new CredentialEndpoints(vending, objects);
     PurgeJobs purgeJobs = new PurgeJobs(database);
@@ -258,7 +266,7 @@ public final class CatalogApi {
     Scope scope =
         new Scope(
             warehouse,
-            new PuddleCatalog(warehouse, namespaces, objects, storage.io(), purges),
+            new PuddleCatalog(warehouse, namespaces, objects, storage.io(), purges, parsedMetadata),
             request,
             access.load(caller, warehouse.id()));
     Authorization.authorize(scope);

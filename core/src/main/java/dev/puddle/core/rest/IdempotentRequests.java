@@ -4,14 +4,13 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.api.Deadline;
 import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.core.api.Gzip;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.IdempotencyKeys;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -24,8 +23,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.GZIPOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,7 +121,7 @@ final class IdempotentRequests {
             attempt,
             response.status(),
             JSON.writeValueAsString(response.headers()),
-            response.body() == null ? null : gzip(response.body()));
+            gzippedBody(response));
       } else {
         keys.release(realm, key, attempt);
       }
@@ -174,7 +171,7 @@ final class IdempotentRequests {
           existing.headers() == null
               ? Map.of()
               : JSON.readValue(existing.headers(), new TypeReference<Map<String, String>>() {});
-      String body = existing.body() == null ? null : gunzip(existing.body());
+      String body = existing.body() == null ? null : Gzip.decompress(existing.body());
       return new Response(existing.status(), headers, body);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -220,17 +217,13 @@ final class IdempotentRequests {
     digest.update(bytes);
   }
 
-  private static byte[] gzip(String body) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
-      gzip.write(body.getBytes(StandardCharsets.UTF_8));
+  /** The body gzipped, as the response may carry it already. */
+  private static byte[] gzippedBody(Response response) {
+    if (response.body() == null) {
+      return null;
     }
-    return out.toByteArray();
-  }
-
-  private static String gunzip(byte[] body) throws IOException {
-    try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
+    return response.gzippedBody() != null
+        ? response.gzippedBody()
+        : Gzip.compress(response.body());
   }
 }

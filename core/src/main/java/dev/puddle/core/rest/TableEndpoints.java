@@ -3,7 +3,9 @@ package dev.puddle.core.rest;
 import dev.puddle.core.access.Securable;
 import dev.puddle.core.api.Privilege;
 import dev.puddle.core.api.Response;
+import dev.puddle.core.catalog.MetadataJson;
 import dev.puddle.core.catalog.TransactionCommit;
+import dev.puddle.core.catalog.VersionCache;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
@@ -38,10 +40,18 @@ final class TableEndpoints {
 
   private final CatalogObjects objects;
   private final FileIO io;
+  private final VersionCache<TableMetadata> parsed;
+  private final LoadedTables loaded;
 
-  TableEndpoints(CatalogObjects objects, FileIO io) {
+  TableEndpoints(
+      CatalogObjects objects,
+      FileIO io,
+      VersionCache<TableMetadata> parsed,
+      LoadedTables loaded) {
     this.objects = objects;
     this.io = io;
+    this.parsed = parsed;
+    this.loaded = loaded;
   }
 
   Response listTables(Scope scope) {
@@ -88,7 +98,7 @@ final class TableEndpoints {
         request.stageCreate()
             ? CatalogHandlers.stageTableCreate(scope.catalog(), namespace, request)
             : CatalogHandlers.createTable(scope.catalog(), namespace, request);
-    return tableResponse(response, SNAPSHOTS_ALL);
+    return tableResponse(scope, TableIdentifier.of(namespace, request.name()), response);
   }
 
   Response registerTable(Scope scope) {
@@ -99,8 +109,9 @@ final class TableEndpoints {
     if (request.overwrite()) {
       Authorization.overwrite(scope, TableIdentifier.of(scope.namespace(), request.name()));
     }
+    TableIdentifier table = TableIdentifier.of(scope.namespace(), request.name());
     return tableResponse(
-        CatalogHandlers.registerTable(scope.catalog(), scope.namespace(), request), SNAPSHOTS_ALL);
+        scope, table, CatalogHandlers.registerTable(scope.catalog(), scope.namespace(), request));
   }
 
   Response loadTable(Scope scope) {
@@ -118,34 +129,30 @@ final class TableEndpoints {
     LoadTableResponse response =
         CatalogHandlers.loadTable(scope.catalog(), scope.table(), snapshotMode);
     return unlessNotModified(
-        scope, ETags.of(response.metadataLocation(), mode), () -> RestJson.write(response));
+        scope,
+        ETags.of(response.metadataLocation(), mode),
+        () -> Response.json(200, RestJson.write(response)));
   }
 
   /**
    * A load of all snapshots answers with the stored metadata JSON as it is: iceberg-core's
    * TableMetadataParser wrote it at commit, exactly as it would write it into the response, so
    * the load neither parses nor re-serializes metadata, the main cost of loading a table with
-   * many snapshots.
+   * many snapshots. A version this environment answered before is answered again from {@link
+   * LoadedTables} without reading its metadata at all.
    */
   private Response loadStoredTable(Scope scope, String mode) {
-    TableIdentifier table = scope.table();
-    CatalogObject row =
-        objects
-            .find(scope.warehouse(), table)
-            .filter(o -> o.kind() == Kind.TABLE)
-            .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", table));
-    return unlessNotModified(
-        scope,
-        ETags.of(row.metadataLocation(), mode),
-        () -> RestJson.loadTableResponse(row.metadataLocation(), row.metadataJson()));
+    LoadedTables.Load load = loaded.load(scope.warehouse(), scope.table());
+    return unlessNotModified(scope, ETags.of(load.metadataLocation(), mode), load::response);
   }
 
   /** 304 when the client's {@code If-None-Match} has the tag, else the body; the tag either way. */
-  private static Response unlessNotModified(Scope scope, String etag, Supplier<String> body) {
+  private static Response unlessNotModified(
+      Scope scope, String etag, Supplier<Response> response) {
     if (ETags.matches(scope.request().header("if-none-match").orElse(null), etag)) {
       return new Response(304, Map.of("etag", etag), null);
     }
-    return Response.json(200, body.get()).withHeader("etag", etag);
+    return response.get().withHeader("etag", etag);
   }
 
 
@@ -166,8 +173,7 @@ final class TableEndpoints {
           request.identifier(), table);
     }
     Authorization.commit(scope, table, request.requirements(), request.updates());
-    return tableResponse(
-        CatalogHandlers.updateTable(scope.catalog(), table, request), SNAPSHOTS_ALL);
+    return tableResponse(scope, table, CatalogHandlers.updateTable(scope.catalog(), table, request));
   }
 
   Response dropTable(Scope scope) {
@@ -209,15 +215,23 @@ final class TableEndpoints {
             change ->
                 Authorization.commit(
                     scope, change.identifier(), change.requirements(), change.updates()));
-    new TransactionCommit(scope.warehouse(), objects, io).commit(request);
+    new TransactionCommit(scope.warehouse(), objects, io, parsed).commit(request);
     return Response.noContent();
   }
 
-  private static Response tableResponse(LoadTableResponse response, String mode) {
+  /**
+   * The response of a create, register or commit. A table now at a new metadata location answers
+   * with the JSON its commit stored, which is also kept for the next loads of that version; a
+   * staged create has no location yet.
+   */
+  private Response tableResponse(Scope scope, TableIdentifier table, LoadTableResponse response) {
     TableMetadata metadata = response.tableMetadata();
-    Response result = Response.json(200, RestJson.write(response));
-    return metadata.metadataFileLocation() == null
-        ? result
-        : result.withHeader("etag", ETags.of(metadata.metadataFileLocation(), mode));
+    String location = metadata.metadataFileLocation();
+    if (location == null) {
+      return Response.json(200, RestJson.write(response));
+    }
+    return loaded
+        .committed(scope.warehouse(), table, location, MetadataJson.of(metadata))
+        .withHeader("etag", ETags.of(location, SNAPSHOTS_ALL));
   }
 }
