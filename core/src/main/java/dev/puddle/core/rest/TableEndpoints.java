@@ -143,9 +143,9 @@ final class TableEndpoints {
   /** 304 when the client's {@code If-None-Match} has the tag, else the body; the tag either way. */
   private static Response unlessNotModified(Scope scope, String etag, Supplier<String> body) {
     if (ETags.matches(scope.request().header("if-none-match").orElse(null), etag)) {
-      return new Response(304, Map.of("etag", etag), null);
+      return new Response(304, Map.of(ETags.HEADER, etag), null);
     }
-    return Response.json(200, body.get()).withHeader("etag", etag);
+    return Response.json(200, body.get()).withHeader(ETags.HEADER, etag);
   }
 
 
@@ -218,6 +218,6 @@ final class TableEndpoints {
     Response result = Response.json(200, RestJson.write(response));
     return metadata.metadataFileLocation() == null
         ? result
-        : result.withHeader("etag", ETags.of(metadata.metadataFileLocation(), mode));
+        : result.withHeader(ETags.HEADER, ETags.of(metadata.metadataFileLocation(), mode));
   }
 }
