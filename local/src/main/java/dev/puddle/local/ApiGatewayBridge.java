@@ -228,7 +228,10 @@ final class ApiGatewayBridge extends Handler.Abstract {
     HttpFields.Mutable fields = response.getHeaders();
     headers.forEach(fields::put);
     boolean noBody =
-        HttpMethod.HEAD.is(request.getMethod()) || status == 204 || status == 304 || body.length == 0;
+        HttpMethod.HEAD.is(request.getMethod())
+            || status == 204
+            || status == 304
+            || body.length == 0;
     if (noBody) {
       callback.succeeded();
     } else {

@@ -123,7 +123,8 @@ class LocalTwinRevalidationTest {
     request.append("GET ").append(path).append(" HTTP/1.1\r\n");
     request.append("Host: ").append(twin.getAuthority()).append("\r\n");
     request.append("Connection: close\r\n");
-    headers.forEach((name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
+    headers.forEach(
+        (name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
     request.append("\r\n");
     String response;
     try (Socket socket = new Socket(twin.getHost(), twin.getPort())) {
