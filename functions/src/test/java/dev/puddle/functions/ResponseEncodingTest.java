@@ -50,13 +50,13 @@ class ResponseEncodingTest {
 
     HttpApiResponse response =
         encoding.encode(
-            "GET", "gzip, x-gzip, deflate", Response.json(200, body).withHeader("etag", "\"e\""));
+            "GET", "gzip, x-gzip, deflate", Response.json(200, body).withHeader("ETag", "\"e\""));
 
     assertThat(response.isBase64Encoded()).isTrue();
     assertThat(response.headers())
         .containsEntry("content-encoding", "gzip")
         .containsEntry("vary", "accept-encoding")
-        .containsEntry("etag", "\"e\"")
+        .containsEntry("ETag", "\"e\"")
         .containsEntry("content-type", "application/json");
     assertThat(gunzip(response.body())).isEqualTo(body);
     assertThat(response.body().length()).isLessThan(body.length() / 10);

@@ -3,8 +3,6 @@ package dev.puddle.local;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.api.RouteMatch;
 import dev.puddle.functions.HttpApiEvent;
@@ -12,11 +10,12 @@ import dev.puddle.functions.HttpApiResponse;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -26,14 +25,26 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Plays API Gateway's HTTP API in front of a Lambda handler: matches the route from the route
  * table, builds the payload format 2.0 event exactly as API Gateway would (path and query
  * decoded, header names in lower case, multi-values joined with commas, binary bodies in
- * base64), invokes the handler with it as JSON, and turns its JSON response back into HTTP.
+ * base64), invokes the handler with it as JSON, and turns its JSON response back into HTTP, with
+ * the header names the handler gave.
  */
-final class ApiGatewayBridge implements HttpHandler {
+final class ApiGatewayBridge extends Handler.Abstract {
+  private static final Logger LOG = LoggerFactory.getLogger(ApiGatewayBridge.class);
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
   private static final DateTimeFormatter REQUEST_TIME =
@@ -48,65 +59,73 @@ final class ApiGatewayBridge implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
+  public boolean handle(Request request, Response response, Callback callback) {
     if (!inFlight.enter()) {
-      try (exchange) {
-        send(exchange, exchange.getRequestMethod(), 503, Map.of("content-type", "application/json"),
-            "{\"message\":\"Service Unavailable\"}".getBytes(StandardCharsets.UTF_8));
-      }
+      send(request, response, callback, 503, Map.of("content-type", "application/json"),
+          "{\"message\":\"Service Unavailable\"}".getBytes(StandardCharsets.UTF_8));
+      return true;
+    }
+    // API Gateway waits for the function however long it takes (up to its own timeout, which
+    // LocalContext plays): a request being handled is no idle connection for Jetty to cut
+    request.addIdleTimeoutListener(timeout -> false);
+    // counted until the response is sent, so that a drain lets it reach the client
+    invoke(request, response, Callback.from(callback, inFlight::exit));
+    return true;
+  }
+
+  private void invoke(Request request, Response response, Callback callback) {
+    String method = request.getMethod().toUpperCase(Locale.ROOT);
+    // decoded as the JDK's URI#getPath does; Jetty's decoded path would also have ;parameters
+    // dropped and dot segments resolved
+    String path = percentDecode(request.getHttpURI().getPath());
+    byte[] requestBody;
+    try {
+      requestBody = Content.Source.asInputStream(request).readAllBytes();
+    } catch (IOException e) {
+      // the client went away while sending
+      callback.failed(e);
       return;
     }
     try {
-      invoke(exchange);
-    } finally {
-      inFlight.exit();
-    }
-  }
-
-  private void invoke(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
-      String path = exchange.getRequestURI().getPath();
       Optional<RouteMatch> match = Route.match(method, path);
       if (match.isEmpty()) {
-        send(exchange, method, 404, Map.of("content-type", "application/json"),
+        send(request, response, callback, 404, Map.of("content-type", "application/json"),
             "{\"message\":\"Not Found\"}".getBytes(StandardCharsets.UTF_8));
         return;
       }
-      HttpApiEvent event = toEvent(exchange, method, path, match.get());
+      HttpApiEvent event = toEvent(request, method, path, match.get(), requestBody);
       ByteArrayOutputStream output = new ByteArrayOutputStream();
       String requestId = event.requestContext().requestId();
       handler.handleRequest(
           new ByteArrayInputStream(JSON.writeValueAsBytes(event)), output, new LocalContext(requestId));
-      HttpApiResponse response = JSON.readValue(output.toByteArray(), HttpApiResponse.class);
+      HttpApiResponse result = JSON.readValue(output.toByteArray(), HttpApiResponse.class);
       byte[] body =
-          response.body() == null
+          result.body() == null
               ? new byte[0]
-              : response.isBase64Encoded()
-                  ? Base64.getDecoder().decode(response.body())
-                  : response.body().getBytes(StandardCharsets.UTF_8);
+              : result.isBase64Encoded()
+                  ? Base64.getDecoder().decode(result.body())
+                  : result.body().getBytes(StandardCharsets.UTF_8);
       Map<String, String> headers = new LinkedHashMap<>();
-      if (response.headers() != null) {
-        headers.putAll(response.headers());
+      if (result.headers() != null) {
+        headers.putAll(result.headers());
       }
       headers.put("apigw-requestid", requestId);
-      send(exchange, method, response.statusCode(), headers, body);
-    } catch (RuntimeException e) {
-      // API Gateway answers a failed integration with 500 and this body
-      send(exchange, exchange.getRequestMethod(), 500, Map.of("content-type", "application/json"),
+      send(request, response, callback, result.statusCode(), headers, body);
+    } catch (IOException | RuntimeException e) {
+      // API Gateway answers a failed integration with 500 and this body; Lambda logs the failure
+      LOG.error("The function failed on {} {}", method, path, e);
+      send(request, response, callback, 500, Map.of("content-type", "application/json"),
           "{\"message\":\"Internal Server Error\"}".getBytes(StandardCharsets.UTF_8));
-      throw e;
     }
   }
 
   private static HttpApiEvent toEvent(
-      HttpExchange exchange, String method, String path, RouteMatch match) throws IOException {
+      Request request, String method, String path, RouteMatch match, byte[] bytes) {
     Map<String, String> headers = new LinkedHashMap<>();
-    exchange
-        .getRequestHeaders()
-        .forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), String.join(",", values)));
-    String rawQuery = exchange.getRequestURI().getRawQuery();
-    byte[] bytes = exchange.getRequestBody().readAllBytes();
+    for (HttpField field : request.getHeaders()) {
+      headers.merge(field.getLowerCaseName(), field.getValue(), (a, b) -> a + "," + b);
+    }
+    String rawQuery = request.getHttpURI().getQuery();
     Optional<String> text = utf8(bytes);
     String body = bytes.length == 0 ? null : text.orElseGet(() -> Base64.getEncoder().encodeToString(bytes));
     ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
@@ -115,8 +134,8 @@ final class ApiGatewayBridge implements HttpHandler {
         new HttpApiEvent.Http(
             method,
             path,
-            exchange.getProtocol(),
-            exchange.getRemoteAddress().getAddress().getHostAddress(),
+            request.getConnectionMetaData().getProtocol(),
+            sourceIp(request.getConnectionMetaData().getRemoteSocketAddress()),
             headers.get("user-agent"));
     HttpApiEvent.RequestContext context =
         new HttpApiEvent.RequestContext(
@@ -191,17 +210,32 @@ final class ApiGatewayBridge implements HttpHandler {
     }
   }
 
-  private static void send(
-      HttpExchange exchange, String method, int status, Map<String, String> headers, byte[] body)
-      throws IOException {
-    headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
-    boolean noBody = "HEAD".equals(method) || status == 204 || status == 304 || body.length == 0;
-    exchange.sendResponseHeaders(status, noBody ? -1 : body.length);
-    if (!noBody) {
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    }
+  /** The client's address as API Gateway gives it: no brackets around an IPv6 address. */
+  private static String sourceIp(SocketAddress remote) {
+    return remote instanceof InetSocketAddress address && address.getAddress() != null
+        ? address.getAddress().getHostAddress()
+        : String.valueOf(remote);
   }
 
+  private static void send(
+      Request request,
+      Response response,
+      Callback callback,
+      int status,
+      Map<String, String> headers,
+      byte[] body) {
+    response.setStatus(status);
+    HttpFields.Mutable fields = response.getHeaders();
+    headers.forEach(fields::put);
+    boolean noBody =
+        HttpMethod.HEAD.is(request.getMethod())
+            || status == 204
+            || status == 304
+            || body.length == 0;
+    if (noBody) {
+      callback.succeeded();
+    } else {
+      response.write(true, ByteBuffer.wrap(body), callback);
+    }
+  }
 }

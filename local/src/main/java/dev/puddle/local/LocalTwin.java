@@ -2,7 +2,6 @@ package dev.puddle.local;
 
 import dev.puddle.core.access.AccessQuery;
 import dev.puddle.core.access.GrantedDataAccess;
-import com.sun.net.httpserver.HttpServer;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.MetastoreKeySet;
 import dev.puddle.core.auth.TokenEndpoint;
@@ -24,15 +23,12 @@ import dev.puddle.core.vending.CredentialVending;
 import dev.puddle.functions.CatalogHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Function;
 import org.apache.iceberg.rest.auth.OAuth2Properties;
 
@@ -90,8 +86,7 @@ public final class LocalTwin implements AutoCloseable {
   private final Database database;
   private final Storage storage;
   private final CredentialVendor vendor;
-  private final HttpServer server;
-  private final ExecutorService executor;
+  private final HttpFront http;
   private final InFlight inFlight;
   private final RealmBootstrap.Result root;
 
@@ -103,8 +98,7 @@ public final class LocalTwin implements AutoCloseable {
       Database database,
       Storage storage,
       CredentialVendor vendor,
-      HttpServer server,
-      ExecutorService executor,
+      HttpFront http,
       InFlight inFlight,
       RealmBootstrap.Result root) {
     this.postgres = postgres;
@@ -114,8 +108,7 @@ public final class LocalTwin implements AutoCloseable {
     this.database = database;
     this.storage = storage;
     this.vendor = vendor;
-    this.server = server;
-    this.executor = executor;
+    this.http = http;
     this.inFlight = inFlight;
     this.root = root;
   }
@@ -187,17 +180,13 @@ public final class LocalTwin implements AutoCloseable {
                   ownTokens,
                   tokens,
                   new CredentialVending(vendor, new GrantedDataAccess(new AccessQuery(database)))));
-      // Nagle's algorithm off, as API Gateway and Jetty have it: otherwise a response longer than
-      // one segment waits ~40 ms for the client's delayed ACK (read once, when the JDK's server
-      // configuration loads)
-      System.setProperty("sun.net.httpserver.nodelay", "true");
-      HttpServer server =
-          HttpServer.create(new InetSocketAddress(options.bind(), options.port()), 128);
-      ExecutorService executor = Executors.newFixedThreadPool(CONNECTIONS);
-      server.setExecutor(executor);
       InFlight inFlight = new InFlight();
-      server.createContext("/", new ApiGatewayBridge(handler, inFlight));
-      server.start();
+      HttpFront http =
+          HttpFront.start(
+              options.bind(),
+              options.port(),
+              CONNECTIONS,
+              new ApiGatewayBridge(handler, inFlight));
       return new LocalTwin(
           postgres,
           s3,
@@ -206,8 +195,7 @@ public final class LocalTwin implements AutoCloseable {
           database,
           storage,
           vendor,
-          server,
-          executor,
+          http,
           inFlight,
           root);
     } catch (IOException e) {
@@ -227,8 +215,7 @@ public final class LocalTwin implements AutoCloseable {
 
   /** The catalog URI engines use. */
   public String uri() {
-    InetSocketAddress address = server.getAddress();
-    return "http://" + address.getHostString() + ":" + address.getPort();
+    return http.uri();
   }
 
   /**
@@ -286,9 +273,8 @@ public final class LocalTwin implements AutoCloseable {
   /**
    * Stops cleanly: new requests are turned away, requests in flight finish (up to 25 s), then the
    * listener closes, the purge finishes the batch in progress, connections close and PostgreSQL,
-   * S3 and SQS shut down. The drain is counted here
-   * rather than left to {@link HttpServer#stop}, which can wait out its whole delay after the last
-   * exchange has finished.
+   * S3 and SQS shut down. The drain is counted by the requests themselves, each until its
+   * response is sent, so the listener closes as soon as the last one is done.
    */
   @Override
   public void close() {
@@ -297,8 +283,7 @@ public final class LocalTwin implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    server.stop(0);
-    executor.shutdown();
+    http.close();
     closeQuietly(purge);
     database.close();
     closeQuietly(connections);

@@ -3,7 +3,6 @@ package dev.puddle.local;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.dataapi.DataApiConnections;
@@ -11,15 +10,10 @@ import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint;
 import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint.Operation;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.HasTableOperations;
@@ -59,15 +53,14 @@ class DataApiCostTest {
 
   private static DataApiConnections connections;
   private static Database database;
-  private static HttpServer server;
-  private static ExecutorService serverThreads;
+  private static HttpFront server;
 
   private final DataApiTestEndpoint endpoint = TWIN.dataApi();
   private String warehouse;
   private RESTCatalog catalog;
 
   @BeforeAll
-  static void startCatalogWithoutKeys() throws IOException {
+  static void startCatalogWithoutKeys() {
     connections = TWIN.dataApi().connections();
     database = new Database(connections, 2);
     CatalogApi api =
@@ -77,17 +70,14 @@ class DataApiCostTest {
             TWIN.local().storage(),
             null,
             RootCaller.of(LocalTwin.REALM));
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-    serverThreads = Executors.newSingleThreadExecutor();
-    server.setExecutor(serverThreads);
-    server.createContext("/", new ApiGatewayBridge(new CatalogHandler(api), new InFlight()));
-    server.start();
+    server =
+        HttpFront.start(
+            "127.0.0.1", 0, 1, new ApiGatewayBridge(new CatalogHandler(api), new InFlight()));
   }
 
   @AfterAll
   static void stopCatalogWithoutKeys() {
-    server.stop(0);
-    serverThreads.shutdown();
+    server.close();
     database.close();
     connections.close();
   }
@@ -98,7 +88,7 @@ class DataApiCostTest {
     catalog =
         TWIN.catalog(
             warehouse,
-            Map.of(CatalogProperties.URI, "http://127.0.0.1:" + server.getAddress().getPort()));
+            Map.of(CatalogProperties.URI, server.uri()));
     catalog.createNamespace(NAMESPACE);
   }
 

@@ -210,7 +210,7 @@ class EventSamplesTest {
     assertThat(table.metadataLocation())
         .startsWith("s3://" + LocalTwin.BUCKET + "/" + warehouse + "/sales/orders-")
         .endsWith(".metadata.json");
-    assertThat(table.headers()).containsKey("etag");
+    assertThat(table.headers()).containsKey("ETag");
     assertThat(table.metadata().get("format-version").asInt()).isEqualTo(2);
     assertThat(table.metadata().at("/partition-specs/0/fields/0/transform").asText())
         .isEqualTo("day");
@@ -237,12 +237,12 @@ class EventSamplesTest {
     assertThat(loaded.metadata().at("/properties/write.parquet.compression-codec").asText())
         .isEqualTo("zstd");
     assertThat(loaded.metadataLocation()).isNotEqualTo(updated.metadataLocation());
-    String etag = loaded.headers().get("etag");
+    String etag = loaded.headers().get("ETag");
     assertThat(etag).isNotBlank();
     Answer unchanged = send(withHeader(sample("loadTable"), "if-none-match", etag));
     expect(unchanged, 304);
     assertThat(unchanged.body()).isNull();
-    assertThat(unchanged.headers()).containsEntry("etag", etag);
+    assertThat(unchanged.headers()).containsEntry("ETag", etag);
 
     Answer credentials = replay("loadCredentials");
     expect(credentials, 200);

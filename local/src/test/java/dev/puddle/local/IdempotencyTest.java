@@ -68,7 +68,7 @@ class IdempotencyTest {
 
     expect(replayed, 200);
     assertThat(replayed.body()).isEqualTo(committed.body());
-    assertThat(replayed.headers().get("etag")).isEqualTo(committed.headers().get("etag"));
+    assertThat(replayed.headers().get("ETag")).isEqualTo(committed.headers().get("ETag"));
     assertThat(currentProperty()).isEqualTo("v2");
   }
 

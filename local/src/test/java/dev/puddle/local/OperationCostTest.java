@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
@@ -25,7 +24,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
@@ -93,8 +91,7 @@ class OperationCostTest {
   private static Database database;
   private static Storage storage;
   private static MeasuringHandler handler;
-  private static HttpServer server;
-  private static ExecutorService serverThreads;
+  private static HttpFront server;
 
   @BeforeAll
   static void startMeasuredCatalog() throws IOException {
@@ -116,18 +113,13 @@ class OperationCostTest {
             null,
             RootCaller.of(LocalTwin.REALM));
     handler = new MeasuringHandler(new CatalogHandler(api), sql, s3);
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-    serverThreads = Executors.newSingleThreadExecutor();
-    server.setExecutor(serverThreads);
-    server.createContext("/", new ApiGatewayBridge(handler, new InFlight()));
-    server.start();
+    server = HttpFront.start("127.0.0.1", 0, 1, new ApiGatewayBridge(handler, new InFlight()));
   }
 
   @AfterAll
   static void stopMeasuredCatalog() {
     if (server != null) {
-      server.stop(0);
-      serverThreads.shutdown();
+      server.close();
     }
     if (database != null) {
       database.close();
@@ -257,7 +249,7 @@ class OperationCostTest {
         warehouse,
         Map.of(
             CatalogProperties.URI,
-            "http://127.0.0.1:" + server.getAddress().getPort(),
+            server.uri(),
             S3FileIOProperties.ENDPOINT,
             TestTwin.get().s3Endpoint()));
   }

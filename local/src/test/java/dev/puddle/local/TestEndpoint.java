@@ -1,14 +1,7 @@
 package dev.puddle.local;
 
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.iceberg.rest.RESTCatalog;
 
 /**
@@ -16,30 +9,19 @@ import org.apache.iceberg.rest.RESTCatalog;
  * loopback port through the real API Gateway bridge, next to the shared twin.
  */
 final class TestEndpoint implements AutoCloseable {
-  private final HttpServer server;
-  private final ExecutorService threads;
+  private final HttpFront http;
 
-  private TestEndpoint(HttpServer server, ExecutorService threads) {
-    this.server = server;
-    this.threads = threads;
+  private TestEndpoint(HttpFront http) {
+    this.http = http;
   }
 
   static TestEndpoint start(RequestStreamHandler handler) {
-    try {
-      HttpServer server =
-          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-      ExecutorService threads = Executors.newFixedThreadPool(4);
-      server.setExecutor(threads);
-      server.createContext("/", new ApiGatewayBridge(handler, new InFlight()));
-      server.start();
-      return new TestEndpoint(server, threads);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return new TestEndpoint(
+        HttpFront.start("127.0.0.1", 0, 4, new ApiGatewayBridge(handler, new InFlight())));
   }
 
   String uri() {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return http.uri();
   }
 
   /** Iceberg's REST client for a warehouse, through this endpoint. */
@@ -54,7 +36,6 @@ final class TestEndpoint implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
-    threads.shutdown();
+    http.close();
   }
 }

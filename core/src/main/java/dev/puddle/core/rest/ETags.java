@@ -10,6 +10,13 @@ import java.util.HexFormat;
  * changes exactly when the response would.
  */
 final class ETags {
+  /**
+   * The response header's name, spelled as RFC 9110 does: header names are case-insensitive, but
+   * Iceberg's Java client (1.11) looks this one up case-sensitively, and keeps a loaded table for
+   * revalidation only when it finds it.
+   */
+  static final String HEADER = "ETag";
+
   private ETags() {}
 
   static String of(String metadataLocation, String snapshotMode) {

@@ -150,9 +150,9 @@ final class TableEndpoints {
   private static Response unlessNotModified(
       Scope scope, String etag, Supplier<Response> response) {
     if (ETags.matches(scope.request().header("if-none-match").orElse(null), etag)) {
-      return new Response(304, Map.of("etag", etag), null);
+      return new Response(304, Map.of(ETags.HEADER, etag), null);
     }
-    return response.get().withHeader("etag", etag);
+    return response.get().withHeader(ETags.HEADER, etag);
   }
 
 
@@ -232,6 +232,6 @@ final class TableEndpoints {
     }
     return loaded
         .committed(scope.warehouse(), table, location, MetadataJson.of(metadata))
-        .withHeader("etag", ETags.of(location, SNAPSHOTS_ALL));
+        .withHeader(ETags.HEADER, ETags.of(location, SNAPSHOTS_ALL));
   }
 }
