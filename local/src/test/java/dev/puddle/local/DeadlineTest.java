@@ -3,10 +3,8 @@ package dev.puddle.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.core.api.Route;
-import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.PostgresConnections;
-import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -45,16 +43,9 @@ class DeadlineTest {
 
   @BeforeEach
   void setUp() {
-    database = new Database(PostgresConnections.factory(TestTwin.get().jdbcUrl(), null, null), 1);
+    database = TestTwin.ownDatabase();
     warehouse = TestTwin.newWarehouse("deadline");
-    handler =
-        new CatalogHandler(
-            new CatalogApi(
-                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                database,
-                TestTwin.get().storage(),
-                null,
-                RootCaller.of(LocalTwin.REALM)));
+    handler = TestTwin.rootHandler(database, warehouse);
   }
 
   @AfterEach

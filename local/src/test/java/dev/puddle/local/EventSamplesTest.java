@@ -22,7 +22,6 @@ import dev.puddle.core.auth.TokenIssuer;
 import dev.puddle.core.auth.TrustedIssuer;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Namespaces;
-import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
@@ -401,16 +400,8 @@ class EventSamplesTest {
    */
   @Test
   void theReadinessSampleReconnectsAfterTheMetastoreDroppedItsConnection() {
-    try (Database database =
-        new Database(PostgresConnections.factory(TestTwin.get().jdbcUrl(), null, null), 1)) {
-      CatalogHandler probe =
-          new CatalogHandler(
-              new CatalogApi(
-                  new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                  database,
-                  TestTwin.get().storage(),
-                  null,
-                  RootCaller.of(LocalTwin.REALM)));
+    try (Database database = TestTwin.ownDatabase()) {
+      CatalogHandler probe = TestTwin.rootHandler(database, warehouse);
       expect(send(probe, sample("ready")), 200);
       int backend = database.read(connection -> queryInt(connection, "SELECT pg_backend_pid()"));
       TestTwin.get()

@@ -3,10 +3,8 @@ package dev.puddle.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.core.api.Route;
-import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.PostgresConnections;
-import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -33,10 +31,10 @@ class IdempotencyTest {
   @BeforeEach
   void setUp() {
     warehouse = TestTwin.newWarehouse("idempotency");
-    firstDatabase = database();
-    secondDatabase = database();
-    first = handler(firstDatabase);
-    second = handler(secondDatabase);
+    firstDatabase = TestTwin.ownDatabase();
+    secondDatabase = TestTwin.ownDatabase();
+    first = TestTwin.rootHandler(firstDatabase, warehouse);
+    second = TestTwin.rootHandler(secondDatabase, warehouse);
     expect(send(first, Route.CREATE_NAMESPACE, Map.of(), "{\"namespace\":[\"sales\"]}", null), 200);
     expect(send(first, Route.CREATE_TABLE, Map.of("namespace", "sales"), createTable(), null), 200);
   }
@@ -139,7 +137,7 @@ class IdempotencyTest {
     expect(send(first, Route.UPDATE_TABLE, table(), setProperty("v1"), key), 200);
     expect(send(first, Route.UPDATE_TABLE, table(), setProperty("v2"), UUID.randomUUID()), 200);
     // as if the function died between committing and storing its response
-    admin(
+    TestTwin.admin(
         "UPDATE idempotency_key SET status = NULL, lease_until = now() - interval '1 second'"
             + " WHERE key = '"
             + key
@@ -235,36 +233,11 @@ class IdempotencyTest {
   }
 
   private static void age(UUID key, String interval) {
-    admin(
+    TestTwin.admin(
         "UPDATE idempotency_key SET created_at = created_at - interval '"
             + interval
             + "' WHERE key = '"
             + key
             + "'");
-  }
-
-  private static void admin(String sql) {
-    TestTwin.get()
-        .database()
-        .autocommit(
-            connection -> {
-              try (PreparedStatement statement = connection.prepareStatement(sql)) {
-                return statement.executeUpdate();
-              }
-            });
-  }
-
-  private static Database database() {
-    return new Database(PostgresConnections.factory(TestTwin.get().jdbcUrl(), null, null), 1);
-  }
-
-  private CatalogHandler handler(Database database) {
-    return new CatalogHandler(
-        new CatalogApi(
-            new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-            database,
-            TestTwin.get().storage(),
-            null,
-            RootCaller.of(LocalTwin.REALM)));
   }
 }

@@ -3,12 +3,8 @@ package dev.puddle.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.core.api.Route;
-import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
-import dev.puddle.core.metastore.PostgresConnections;
-import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
-import java.sql.PreparedStatement;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -30,10 +26,10 @@ class KeptVersionsTest {
   @BeforeEach
   void setUp() {
     warehouse = TestTwin.newWarehouse("kept");
-    firstDatabase = database();
-    secondDatabase = database();
-    first = handler(firstDatabase);
-    second = handler(secondDatabase);
+    firstDatabase = TestTwin.ownDatabase();
+    secondDatabase = TestTwin.ownDatabase();
+    first = TestTwin.rootHandler(firstDatabase, warehouse);
+    second = TestTwin.rootHandler(secondDatabase, warehouse);
     expect(send(first, Route.CREATE_NAMESPACE, Map.of(), "{\"namespace\":[\"sales\"]}"), 200);
     expect(send(first, Route.CREATE_TABLE, namespace(), createTable("orders")), 200);
   }
@@ -49,7 +45,7 @@ class KeptVersionsTest {
     Invocations.Answer answered = load(first, "orders");
     // the stored JSON changes behind the catalog's back, its version (location) does not: only
     // an instance that reads the metadata again can see it
-    admin(
+    TestTwin.admin(
         "UPDATE catalog_object SET metadata = jsonb_set(metadata::jsonb,"
             + " '{properties}', '{\"k\":\"behind\"}')::text WHERE name = 'orders'"
             + " AND warehouse_id = (SELECT id FROM warehouse WHERE name = '"
@@ -158,30 +154,5 @@ class KeptVersionsTest {
 
   private static void expect(Invocations.Answer answer, int status) {
     assertThat(answer.status()).as("%s %s", answer.headers(), answer.body()).isEqualTo(status);
-  }
-
-  private static void admin(String sql) {
-    TestTwin.get()
-        .database()
-        .autocommit(
-            connection -> {
-              try (PreparedStatement statement = connection.prepareStatement(sql)) {
-                return statement.executeUpdate();
-              }
-            });
-  }
-
-  private static Database database() {
-    return new Database(PostgresConnections.factory(TestTwin.get().jdbcUrl(), null, null), 1);
-  }
-
-  private CatalogHandler handler(Database database) {
-    return new CatalogHandler(
-        new CatalogApi(
-            new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-            database,
-            TestTwin.get().storage(),
-            null,
-            RootCaller.of(LocalTwin.REALM)));
   }
 }

@@ -3,10 +3,7 @@ package dev.puddle.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
-import dev.puddle.core.metastore.PostgresConnections;
-import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -37,7 +34,7 @@ class MetastoreConnectionTest {
 
   @BeforeEach
   void setUp() {
-    database = new Database(PostgresConnections.factory(TestTwin.get().jdbcUrl(), null, null), 1);
+    database = TestTwin.ownDatabase();
     warehouse = TestTwin.newWarehouse("connections");
     TestTwin.get()
         .database()
@@ -58,14 +55,7 @@ class MetastoreConnectionTest {
 
   @Test
   void theNextRequestAfterTheBackendWasTerminatedSucceeds() throws Exception {
-    CatalogHandler handler =
-        new CatalogHandler(
-            new CatalogApi(
-                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                database,
-                TestTwin.get().storage(),
-                null,
-                RootCaller.of(LocalTwin.REALM)));
+    CatalogHandler handler = TestTwin.rootHandler(database, warehouse);
     try (TestEndpoint endpoint = TestEndpoint.start(handler);
         RESTCatalog client = endpoint.client(warehouse)) {
       TableIdentifier id = TableIdentifier.of(Namespace.of("sales"), "orders");

@@ -177,7 +177,7 @@ class OperationCostTest {
       // (AccessQuery). Authorization costs that one statement and nothing else.
       //
       // createTable: 1 S3 PUT (v0 metadata.json) and no reads. Its SQL, in order:
-      //  1. SELECT … FROM principal … (the caller's access)
+      //  1. SELECT * FROM caller_grants(…) (the caller's access)
       //  2. SELECT catalog_object … (does the table exist? BaseMetastoreCatalog's create check)
       //  3. SELECT namespace location (the default table location lies under it)
       //  in one transaction (CatalogObjects.create):
@@ -189,7 +189,7 @@ class OperationCostTest {
       //  9. INSERT INTO catalog_object
       assertThat(create.s3Kinds()).as(create.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
       assertThat(create.sql()).as(create.describe()).hasSize(9);
-      assertThat(create.sql().get(0)).contains("FROM principal");
+      assertThat(create.sql().get(0)).contains("FROM caller_grants(");
       assertThat(create.sql().get(3)).startsWith("SET LOCAL statement_timeout");
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
 
@@ -197,12 +197,12 @@ class OperationCostTest {
       // current metadata JSON included (the warehouse lookup is cached since GET /v1/config).
       assertThat(load.s3()).as(load.describe()).isEmpty();
       assertThat(load.sql()).as(load.describe()).hasSize(2);
-      assertThat(load.sql().get(0)).contains("FROM principal");
+      assertThat(load.sql().get(0)).contains("FROM caller_grants(");
       assertThat(load.sql().get(1)).contains("FROM catalog_object");
 
       // commit: exactly one S3 request, the PUT of the new metadata.json; no GET, no HEAD.
       // Four SQL statements, five round trips:
-      //  1. SELECT … FROM principal … (the caller's access), autocommit
+      //  1. SELECT * FROM caller_grants(…) (the caller's access), autocommit
       //  2. SELECT catalog_object … (the current row: base metadata and its location), autocommit
       //  then one transaction (1 COMMIT):
       //  3. SET LOCAL statement_timeout (the request's deadline; sent together with BEGIN)
@@ -212,7 +212,7 @@ class OperationCostTest {
       assertThat(commit.s3Kinds()).as(commit.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
       assertThat(commit.s3().getFirst().target()).endsWith(".metadata.json");
       assertThat(commit.sql()).as(commit.describe()).hasSize(4);
-      assertThat(commit.sql().get(0)).contains("FROM principal");
+      assertThat(commit.sql().get(0)).contains("FROM caller_grants(");
       assertThat(commit.sql().get(1)).startsWith("SELECT").contains("FROM catalog_object");
       assertThat(commit.sql().get(2)).startsWith("SET LOCAL statement_timeout");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");

@@ -3,6 +3,7 @@ package dev.puddle.local;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.access.RealmBootstrap;
+import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Migrations;
 import dev.puddle.core.metastore.PostgresConnections;
@@ -10,6 +11,8 @@ import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.metastore.dataapi.DataApiConnections;
 import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint;
 import dev.puddle.core.purge.PurgeSweep;
+import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.functions.CatalogHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -21,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -241,6 +245,39 @@ public final class TestTwin {
   /** The shared JDBC twin. */
   public static LocalTwin get() {
     return of(Mode.JDBC).local();
+  }
+
+  /**
+   * A metastore connection of its own to the JDBC twin's database, as a Lambda instance has one.
+   */
+  public static Database ownDatabase() {
+    return new Database(PostgresConnections.factory(get().jdbcUrl(), null, null), 1);
+  }
+
+  /**
+   * A catalog handler with its own metastore connection and caches, as a Lambda instance of its
+   * own, serving the JDBC twin's realm and storage to root.
+   */
+  public static CatalogHandler rootHandler(Database database, String warehouse) {
+    return new CatalogHandler(
+        new CatalogApi(
+            new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+            database,
+            get().storage(),
+            null,
+            RootCaller.of(LocalTwin.REALM)));
+  }
+
+  /** Runs one statement on the JDBC twin's database behind the catalog's back. */
+  public static int admin(String sql) {
+    return get()
+        .database()
+        .autocommit(
+            connection -> {
+              try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                return statement.executeUpdate();
+              }
+            });
   }
 
   /** A token of the JDBC twin's issuer for the realm's root principal, with all its roles. */

@@ -17,33 +17,13 @@ import org.apache.iceberg.catalog.Namespace;
  * Reads a caller's access in one SQL statement: from the principal through its activated principal
  * roles (is one of them {@code service_admin}?) and on to the catalog roles of one warehouse and
  * every privilege they hold there, each with the path of its securable. Its cost grows with the
- * caller's grants in that warehouse, not with the warehouse's size. Nothing is cached, so a revoked
- * grant no longer counts on the next request.
+ * caller's grants in that warehouse, not with the warehouse's size; the statement is a function
+ * whose plan PostgreSQL keeps, so it is not planned on every request. Nothing is cached here, so a
+ * revoked grant no longer counts on the next request.
  */
 public final class AccessQuery {
-  /**
-   * One row per activated principal role and catalog role of the warehouse it holds and grant of
-   * that catalog role, with the grant's securable path; a role without catalog roles there, or a
-   * catalog role without grants, still gives a row, with nulls.
-   */
-  private static final String SQL =
-      // each step is materialized: planned on its own, the query plans in a third of the time of
-      // one seven-table join, which without server-side prepared statements is paid every request
-      "WITH r AS MATERIALIZED (SELECT pr.id, pr.name FROM principal p"
-          + " JOIN principal_role_grant prg ON prg.principal_id = p.id"
-          + " JOIN principal_role pr ON pr.id = prg.principal_role_id"
-          + " WHERE p.realm_id = ? AND p.name = ? AND (? OR pr.name = ANY(?))),"
-          + " c AS MATERIALIZED (SELECT r.name, cr.id FROM r"
-          + " LEFT JOIN (catalog_role_grant crg JOIN catalog_role cr"
-          + " ON cr.id = crg.catalog_role_id AND cr.warehouse_id = ?)"
-          + " ON crg.principal_role_id = r.id),"
-          + " g AS MATERIALIZED (SELECT c.name, c.id, g.privilege, g.securable, g.namespace_id,"
-          + " g.object_id FROM c LEFT JOIN privilege_grant g ON g.catalog_role_id = c.id)"
-          + " SELECT g.name, g.id, g.privilege, g.securable, COALESCE(n.levels, objn.levels),"
-          + " o.name FROM g"
-          + " LEFT JOIN namespace n ON n.id = g.namespace_id"
-          + " LEFT JOIN catalog_object o ON o.id = g.object_id"
-          + " LEFT JOIN namespace objn ON objn.id = o.namespace_id";
+  /** The caller's grants in a warehouse: {@code caller_grants} (migration V6) says how. */
+  private static final String SQL = "SELECT * FROM caller_grants(?, ?, ?, ?, ?)";
 
   private final Database database;
 

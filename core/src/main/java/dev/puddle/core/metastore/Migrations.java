@@ -27,7 +27,8 @@ public final class Migrations {
           "V2__purge.sql",
           "V3__idempotency.sql",
           "V4__access.sql",
-          "V5__signing_keys.sql");
+          "V5__signing_keys.sql",
+          "V6__caller_grants.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"
   private static final int LOCK_MIGRATIONS = 1;
