@@ -198,7 +198,7 @@ class OperationCostTest {
       assertThat(load.s3()).as(load.describe()).isEmpty();
       assertThat(load.sql()).as(load.describe()).hasSize(2);
       assertThat(load.sql().get(0)).contains("FROM caller_grants(");
-      assertThat(load.sql().get(1)).contains("FROM catalog_object");
+      assertThat(load.sql().get(1)).contains("FROM catalog_object_named(");
 
       // commit: exactly one S3 request, the PUT of the new metadata.json; no GET, no HEAD.
       // Four SQL statements, five round trips:
@@ -213,7 +213,7 @@ class OperationCostTest {
       assertThat(commit.s3().getFirst().target()).endsWith(".metadata.json");
       assertThat(commit.sql()).as(commit.describe()).hasSize(4);
       assertThat(commit.sql().get(0)).contains("FROM caller_grants(");
-      assertThat(commit.sql().get(1)).startsWith("SELECT").contains("FROM catalog_object");
+      assertThat(commit.sql().get(1)).contains("FROM catalog_object_named(");
       assertThat(commit.sql().get(2)).startsWith("SET LOCAL statement_timeout");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);

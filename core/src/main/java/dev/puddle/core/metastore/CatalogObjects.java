@@ -25,14 +25,6 @@ import org.apache.iceberg.exceptions.NoSuchViewException;
  * read PostgreSQL only.
  */
 public final class CatalogObjects {
-  private static final String COLUMNS =
-      "o.id, o.kind, o.location, o.owns_location, o.metadata_location, o.metadata";
-
-  /** The object of a name: warehouse id, namespace levels and name are the parameters. */
-  private static final String FROM_NAMED =
-      " FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
-          + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ?";
-
   private final Database database;
 
   public CatalogObjects(Database database) {
@@ -41,7 +33,7 @@ public final class CatalogObjects {
 
   /** The table or view of that name, whichever kind it is. */
   public Optional<CatalogObject> find(Warehouse warehouse, TableIdentifier identifier) {
-    return database.read(connection -> find(connection, warehouse, identifier, false));
+    return find(warehouse, identifier, null);
   }
 
   /**
@@ -51,43 +43,45 @@ public final class CatalogObjects {
    */
   public Optional<CatalogObject> find(
       Warehouse warehouse, TableIdentifier identifier, String knownLocation) {
-    if (knownLocation == null) {
-      return find(warehouse, identifier);
-    }
-    return database.read(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "SELECT o.id, o.kind, o.location, o.owns_location, o.metadata_location,"
-                      + " CASE WHEN o.metadata_location = ? THEN NULL ELSE o.metadata END"
-                      + FROM_NAMED)) {
-            statement.setString(1, knownLocation);
-            return find(connection, statement, 2, warehouse, identifier);
-          }
-        });
+    return database.read(connection -> find(connection, warehouse, identifier, knownLocation));
   }
 
+  /** The object of that name, locked for the transaction with {@code lock}. */
   static Optional<CatalogObject> find(
       Connection connection, Warehouse warehouse, TableIdentifier identifier, boolean lock)
       throws SQLException {
+    if (!lock) {
+      return find(connection, warehouse, identifier, null);
+    }
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "SELECT " + COLUMNS + FROM_NAMED + (lock ? " FOR UPDATE OF o" : ""))) {
-      return find(connection, statement, 1, warehouse, identifier);
+            "SELECT o.id, o.kind, o.location, o.owns_location, o.metadata_location, o.metadata"
+                + " FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
+                + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ? FOR UPDATE OF o")) {
+      return find(connection, statement, warehouse, identifier);
+    }
+  }
+
+  private static Optional<CatalogObject> find(
+      Connection connection, Warehouse warehouse, TableIdentifier identifier, String knownLocation)
+      throws SQLException {
+    // a function (migration V6): its plan is kept, this read comes with nearly every request
+    try (PreparedStatement statement =
+        connection.prepareStatement("SELECT * FROM catalog_object_named(?, ?, ?, ?)")) {
+      statement.setString(4, knownLocation);
+      return find(connection, statement, warehouse, identifier);
     }
   }
 
   private static Optional<CatalogObject> find(
       Connection connection,
       PreparedStatement statement,
-      int firstNameParameter,
       Warehouse warehouse,
       TableIdentifier identifier)
       throws SQLException {
-    statement.setLong(firstNameParameter, warehouse.id());
-    statement.setArray(
-        firstNameParameter + 1, Namespaces.levels(connection, identifier.namespace()));
-    statement.setString(firstNameParameter + 2, identifier.name());
+    statement.setLong(1, warehouse.id());
+    statement.setArray(2, Namespaces.levels(connection, identifier.namespace()));
+    statement.setString(3, identifier.name());
     try (ResultSet rs = statement.executeQuery()) {
       return rs.next() ? Optional.of(read(rs, identifier)) : Optional.empty();
     }

@@ -28,7 +28,7 @@ public final class Migrations {
           "V3__idempotency.sql",
           "V4__access.sql",
           "V5__signing_keys.sql",
-          "V6__caller_grants.sql");
+          "V6__read_functions.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"
   private static final int LOCK_MIGRATIONS = 1;
