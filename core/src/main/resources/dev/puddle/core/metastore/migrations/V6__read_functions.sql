@@ -1,7 +1,8 @@
 -- The two reads of nearly every request, as PL/pgSQL functions: PostgreSQL keeps the plans of a
 -- function's statements for the life of the database session, while a statement sent as it is
 -- (no server-side prepared statements: a connection proxy would pin them) is planned every time,
--- which was most of these reads' cost.
+-- which was most of these reads' cost. A later migration that changes the tables they read
+-- replaces them (CREATE OR REPLACE FUNCTION) in the same script.
 
 -- A caller's effective grants in one warehouse, as AccessQuery reads them. One row per activated principal role and catalog role of the warehouse it holds and grant of
 -- that catalog role, with the path of the grant's securable; a role without catalog roles there,
