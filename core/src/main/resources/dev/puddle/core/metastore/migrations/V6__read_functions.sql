@@ -4,10 +4,11 @@
 -- which was most of these reads' cost. A later migration that changes the tables they read
 -- replaces them (CREATE OR REPLACE FUNCTION) in the same script.
 
--- A caller's effective grants in one warehouse, as AccessQuery reads them. One row per activated principal role and catalog role of the warehouse it holds and grant of
--- that catalog role, with the path of the grant's securable; a role without catalog roles there,
--- or a catalog role without grants, still gives a row, with nulls. Each step is materialized:
--- planned on its own, the query plans in a third of the time of one seven-table join.
+-- A caller's effective grants in one warehouse, as AccessQuery reads them. One row per activated
+-- principal role and catalog role of the warehouse it holds and grant of that catalog role, with
+-- the path of the grant's securable; a role without catalog roles there, or a catalog role
+-- without grants, still gives a row, with nulls. Each step is materialized: planned on its own,
+-- the query plans in a third of the time of one seven-table join.
 CREATE FUNCTION caller_grants(
     p_realm text, p_principal text, p_all_roles boolean, p_roles text[], p_warehouse bigint)
 RETURNS TABLE (
