@@ -37,6 +37,9 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
   /** A row already read, e.g. just committed: the next refresh needs no query. */
   private CatalogObject known;
 
+  /** Where a new metadata file is written while it is being staged: memory. */
+  private StagingFileIO staging;
+
   PuddleTableOperations(
       Warehouse warehouse,
       TableIdentifier identifier,
@@ -76,7 +79,24 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
 
   @Override
   public FileIO io() {
-    return io;
+    return staging != null ? staging : io;
+  }
+
+  /** A new metadata file written as iceberg-core names and writes it, uploaded in background. */
+  private record StagedMetadata(String location, MetadataUpload upload) {}
+
+  private StagedMetadata stageNewMetadata(TableMetadata metadata) {
+    // iceberg-core picks the file's name and writes its bytes, into memory here
+    staging = new StagingFileIO();
+    String location;
+    byte[] bytes;
+    try {
+      location = writeNewMetadataIfRequired(false, metadata);
+      bytes = staging.written(location);
+    } finally {
+      staging = null;
+    }
+    return new StagedMetadata(location, MetadataUpload.start(io, location, bytes));
   }
 
   @Override
@@ -130,14 +150,23 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     // a registered table's metadata file already exists and was placed by someone else
     boolean registering = base == null && metadata.metadataFileLocation() != null;
     committer.checkLocation(current, registering, metadata.location());
-    String metadataLocation = writeNewMetadataIfRequired(base == null, metadata);
-    String json = MetadataJson.remember(metadataLocation, TableMetadataParser.toJson(metadata));
-    known = committer.commit(current, registering, metadata.location(), metadataLocation, json);
+    if (current == null) {
+      String metadataLocation = writeNewMetadataIfRequired(true, metadata);
+      String json = MetadataJson.remember(metadataLocation, TableMetadataParser.toJson(metadata));
+      known = committer.commit(null, registering, metadata.location(), metadataLocation, json);
+    } else {
+      // the file goes to object storage while the swap's statements run (a PUT takes longer)
+      StagedMetadata staged = stageNewMetadata(metadata);
+      String json = MetadataJson.remember(staged.location(), TableMetadataParser.toJson(metadata));
+      known =
+          committer.swap(
+              current, metadata.location(), staged.location(), json, staged.upload());
+    }
     // the committed metadata is the next refresh's: no need to parse what was just written
     keep(
         known,
         TableMetadata.buildFrom(metadata)
-            .withMetadataLocation(metadataLocation)
+            .withMetadataLocation(known.metadataLocation())
             .discardChanges()
             .build());
   }

@@ -174,10 +174,24 @@ public final class CatalogObjects {
    * nothing changed.
    */
   public boolean swap(Warehouse warehouse, Swap swap) {
+    return swap(warehouse, swap, () -> {});
+  }
+
+  /**
+   * Swaps like {@link #swap(Warehouse, Swap)}, running {@code beforeCommit} after the UPDATE and
+   * before COMMIT, whether the UPDATE swapped or not: a commit waits there for its metadata file,
+   * written meanwhile, and nothing commits if it throws.
+   */
+  public boolean swap(Warehouse warehouse, Swap swap, Runnable beforeCommit) {
     // a transaction even for one UPDATE: its statement timeout is cancelled by the server at the
     // request's deadline, so a commit never lands after its response said it failed, and an
     // idempotency key is marked applied in the same transaction
-    return database.transaction(connection -> swap(connection, warehouse, swap));
+    return database.transaction(
+        connection -> {
+          boolean swapped = swap(connection, warehouse, swap);
+          beforeCommit.run();
+          return swapped;
+        });
   }
 
   private static boolean movesOwnedLocation(CatalogObject current, String newLocation) {
