@@ -6,7 +6,6 @@ import dev.puddle.core.api.Response;
 import dev.puddle.core.catalog.MetadataJson;
 import dev.puddle.core.catalog.TransactionCommit;
 import dev.puddle.core.catalog.VersionCache;
-import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Page;
