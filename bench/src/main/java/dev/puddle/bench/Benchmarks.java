@@ -49,6 +49,14 @@ public final class Benchmarks implements Callable<Integer> {
   int seconds = 5;
 
   @Option(
+      names = "--load-warm-up-seconds",
+      description =
+          "Seconds per side of the warm-up round of each loadTable measurement: long enough for"
+              + " both servers to reach their steady state (the reference's loads read S3 and"
+              + " take longest to warm up) (default: ${DEFAULT-VALUE}).")
+  int loadWarmUpSeconds = 30;
+
+  @Option(
       names = "--commit-seconds",
       description =
           "Seconds per side per round of the commit benchmarks, where contention makes rounds"
@@ -149,6 +157,7 @@ public final class Benchmarks implements Callable<Integer> {
         new SideBySide.Settings(
             rounds,
             new Budget(Duration.ofSeconds(seconds), minOperations, maxOperations),
+            new Budget(Duration.ofSeconds(loadWarmUpSeconds), minOperations, Integer.MAX_VALUE),
             new Budget(Duration.ofSeconds(commitSeconds), minOperations, maxOperations),
             snapshots,
             listTables,
@@ -198,7 +207,8 @@ public final class Benchmarks implements Callable<Integer> {
     return String.format(
         Locale.ROOT,
         "Run of %s: %d measured rounds after one warm-up round, %d s per side per round (%d s for"
-            + " commits; at least %d, at most %,d operations), interleaved Puddle, reference,"
+            + " commits; at least %d, at most %,d operations; the warm-up round of a loadTable"
+            + " measurement lasts %d s per side), interleaved Puddle, reference,"
             + " Puddle, reference… **Puddle**: the local twin (`local/target/puddle-local.jar`,"
             + " with its embedded PostgreSQL 17 and S3Proxy, behind Jetty as API Gateway's"
             + " stand-in, with TCP_NODELAY as Jetty has by default). **Reference**: Apache Iceberg"
@@ -216,6 +226,7 @@ public final class Benchmarks implements Callable<Integer> {
         commitSeconds,
         minOperations,
         maxOperations,
+        loadWarmUpSeconds,
         IcebergBuild.version(),
         referenceConnections,
         snapshots);

@@ -43,6 +43,7 @@ public final class SideBySide {
    *
    * @param rounds measured rounds per measurement, after one warm-up round
    * @param budget one side's share of one round
+   * @param loadWarmUp one side's share of the warm-up round of a load measurement
    * @param commitBudget the same for the commit benchmarks
    * @param snapshots snapshots of the large table
    * @param listTables tables in the listed namespace
@@ -54,6 +55,7 @@ public final class SideBySide {
   public record Settings(
       int rounds,
       Budget budget,
+      Budget loadWarmUp,
       Budget commitBudget,
       int snapshots,
       int listTables,
@@ -122,7 +124,7 @@ public final class SideBySide {
         "loadTable, " + description,
         name -> {
           List<Round<Latencies>> full =
-              interleave(name, new LoadTableLatency(table, false, settings.budget()));
+              interleave(name, new LoadTableLatency(table, false, settings.budget(), settings.loadWarmUp()));
           report.add(
               Comparison.of(name + ": p50", "ms", full, Latencies::p50)
                   .withGoal("≤ 0.5x", c -> c.medianRatio() <= 0.5));
@@ -132,7 +134,7 @@ public final class SideBySide {
         "loadTable revalidated (If-None-Match), " + description,
         name -> {
           List<Round<Latencies>> revalidated =
-              interleave(name, new LoadTableLatency(table, true, settings.budget()));
+              interleave(name, new LoadTableLatency(table, true, settings.budget(), settings.loadWarmUp()));
           report.add(Comparison.of(name + ": p50", "ms", revalidated, Latencies::p50));
         });
   }

@@ -14,8 +14,9 @@ import java.util.zip.Deflater;
  * Turns a core response into the response API Gateway expects, within Lambda's 6 MB limit for
  * synchronous responses: bodies from {@code minBytes} up are gzipped when the client accepts it
  * (with the gzip the response carries, else at the fastest level) and travel base64-encoded
- * ({@code isBase64Encoded}), so a table with 20 MB of metadata JSON still loads. A response that does not fit even so is replaced by a 500 that says why, instead of Lambda
- * failing the invocation.
+ * ({@code isBase64Encoded}), so a table with 20 MB of metadata JSON still loads. A response that
+ * does not fit even so is replaced by a 500 that says why, instead of Lambda failing the
+ * invocation.
  */
 final class ResponseEncoding {
   /** Lambda's synchronous response limit, less room for the envelope and headers. */
@@ -31,7 +32,9 @@ final class ResponseEncoding {
     if ("HEAD".equals(method) || response.body() == null) {
       return new HttpApiResponse(response.status(), response.headers(), null, false);
     }
-    boolean gzip = acceptsGzip(acceptEncoding);
+    // a body under minBytes goes as it is, even one that carries its gzip: on the wire it saves
+    // nothing worth the client's inflating (JSON is ASCII, so its length is its size in bytes)
+    boolean gzip = acceptsGzip(acceptEncoding) && response.body().length() >= minBytes;
     if (gzip && response.gzippedBody() != null) {
       String body = Base64.getEncoder().encodeToString(response.gzippedBody());
       if (body.length() <= MAX_BODY_CHARS) {
@@ -39,7 +42,7 @@ final class ResponseEncoding {
       }
     }
     byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
-    if (bytes.length >= minBytes && gzip) {
+    if (gzip) {
       String body = Base64.getEncoder().encodeToString(Gzip.compress(bytes, Deflater.BEST_SPEED));
       if (body.length() > MAX_BODY_CHARS) {
         body =

@@ -45,6 +45,18 @@ class ResponseEncodingTest {
   }
 
   @Test
+  void aSmallBodyCarryingItsGzipStaysText() {
+    String body = "{\"metadata-location\":\"s3://b/t/metadata/00001.metadata.json\"}";
+
+    HttpApiResponse response =
+        encoding.encode("GET", "gzip", Response.json(200, body, Gzip.compress(body)));
+
+    assertThat(response.body()).isEqualTo(body);
+    assertThat(response.isBase64Encoded()).isFalse();
+    assertThat(response.headers()).doesNotContainKey("content-encoding");
+  }
+
+  @Test
   void aLargeBodyIsGzippedForAClientThatAcceptsIt() throws IOException {
     String body = "{\"properties\":{\"k\":\"" + "v".repeat(10_000) + "\"}}";
 

@@ -5,15 +5,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.access.AccessQuery;
+import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.access.Principals;
 import dev.puddle.core.access.RealmBootstrap;
+import dev.puddle.core.access.Securable;
+import dev.puddle.core.api.Deadline;
+import dev.puddle.core.api.Privilege;
 import dev.puddle.core.api.Request;
+import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Authenticator;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
+import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
 import java.io.IOException;
@@ -23,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
@@ -537,13 +545,92 @@ class AccessControlTest {
         admin(
             Route.ADD_GRANT, grantPath(reader), grant("table", "ns1", "orders", "TABLE_READ_DATA")),
         204);
+    RESTCatalog second = engine(reader);
+    second.loadTable(TableIdentifier.of(NS1, "orders"));
 
     writer.dropTable(TableIdentifier.of(NS1, "orders"), false);
     writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
 
     assertThat(body(admin(Route.LIST_GRANTS, grantPath(reader), null)).get("grants")).isEmpty();
+    // neither for an engine that used the grant (its access was kept) nor for a new one
+    assertThatThrownBy(() -> second.loadTable(TableIdentifier.of(NS1, "orders")))
+        .isInstanceOf(ForbiddenException.class);
     assertThatThrownBy(() -> engine(reader).loadTable(TableIdentifier.of(NS1, "orders")))
         .isInstanceOf(ForbiddenException.class);
+  }
+
+  @Test
+  void aGrantOnATableFollowsItsRename() {
+    RESTCatalog writer = engine(Principals.ROOT);
+    writer.createNamespace(NS1);
+    writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
+    String reader = principalWithCatalogRole();
+    expect(
+        admin(
+            Route.ADD_GRANT, grantPath(reader), grant("table", "ns1", "orders", "TABLE_READ_DATA")),
+        204);
+    RESTCatalog second = engine(reader);
+    second.loadTable(TableIdentifier.of(NS1, "orders"));
+
+    writer.renameTable(TableIdentifier.of(NS1, "orders"), TableIdentifier.of(NS1, "archived"));
+    writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
+
+    assertThat(second.loadTable(TableIdentifier.of(NS1, "archived"))).isNotNull();
+    assertThatThrownBy(() -> second.loadTable(TableIdentifier.of(NS1, "orders")))
+        .isInstanceOf(ForbiddenException.class);
+  }
+
+  @Test
+  void deletingTheCatalogRoleEndsItsAccess() {
+    RESTCatalog writer = engine(Principals.ROOT);
+    writer.createNamespace(NS1);
+    writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
+    String reader = readerOf(NS1, "TABLE_READ_DATA");
+    CatalogApi readerApi = api(Caller.withAllRoles(LocalTwin.REALM, reader));
+    expect(readerApi.handle(loadTable()), 200);
+
+    expect(admin(Route.DELETE_CATALOG_ROLE, grantPath(reader), null), 204);
+
+    expectError(readerApi.handle(loadTable()), 403, "ForbiddenException");
+  }
+
+  /**
+   * An environment keeps a caller's access and reads only the realm's access version while it
+   * stands; any change to grants, from any environment, moves it.
+   */
+  @Test
+  void accessIsKeptWhileNothingChangesAndReadAgainOnAnyChange() {
+    RESTCatalog writer = engine(Principals.ROOT);
+    writer.createNamespace(NS1);
+    writer.createNamespace(NS2);
+    String reader = readerOf(NS1, "TABLE_READ_DATA");
+    Caller caller = Caller.withAllRoles(LocalTwin.REALM, reader);
+    AccessQuery query = new AccessQuery(TestTwin.get().database());
+    long warehouseId =
+        new Warehouses(TestTwin.get().database()).get(LocalTwin.REALM, warehouse).id();
+    Securable orders = Securable.table(TableIdentifier.of(NS1, "orders"));
+
+    CallerAccess first = inRequest(() -> query.load(caller, warehouseId));
+    CallerAccess kept = inRequest(() -> query.load(caller, warehouseId));
+    // another principal's new grant moves the realm's version too: read again, still the same
+    readerOf(NS2, "TABLE_READ_DATA");
+    CallerAccess reread = inRequest(() -> query.load(caller, warehouseId));
+    expect(
+        admin(
+            Route.REVOKE_GRANT,
+            grantPath(reader),
+            grant("namespace", "ns1", null, "TABLE_READ_DATA")),
+        204);
+    CallerAccess revoked = inRequest(() -> query.load(caller, warehouseId));
+
+    assertThat(first.holds(Privilege.TABLE_READ_DATA, orders)).isTrue();
+    assertThat(kept).isSameAs(first);
+    assertThat(reread).isNotSameAs(first).isEqualTo(first);
+    assertThat(revoked.holds(Privilege.TABLE_READ_DATA, orders)).isFalse();
+  }
+
+  private static <T> T inRequest(Supplier<T> work) {
+    return new RequestScope(Deadline.none()).run(work);
   }
 
   // ---------------------------------------------------------------------------------------------

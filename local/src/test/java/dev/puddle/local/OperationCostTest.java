@@ -172,12 +172,14 @@ class OperationCostTest {
       System.out.println(commit.line("commit (append of 1 data file)"));
       System.out.println(exchange.line("append, whole client exchange"));
 
-      // Every catalog request starts with one statement that reads the caller's access: its
-      // principal roles, their catalog roles in this warehouse and those roles' grants
-      // (AccessQuery). Authorization costs that one statement and nothing else.
+      // Every catalog request starts with one statement that reads the caller's access
+      // (AccessQuery): the realm's access version, and only if it moved since this environment
+      // last read them, the caller's principal roles, their catalog roles in this warehouse and
+      // those roles' grants. Authorization costs that one statement and nothing else; a load
+      // reads its table's row in the same statement.
       //
       // createTable: 1 S3 PUT (v0 metadata.json) and no reads. Its SQL, in order:
-      //  1. SELECT * FROM caller_grants(…) (the caller's access)
+      //  1. SELECT * FROM caller_access(…) (the caller's access)
       //  2. SELECT catalog_object … (does the table exist? BaseMetastoreCatalog's create check)
       //  3. SELECT namespace location (the default table location lies under it)
       //  in one transaction (CatalogObjects.create):
@@ -189,20 +191,19 @@ class OperationCostTest {
       //  9. INSERT INTO catalog_object
       assertThat(create.s3Kinds()).as(create.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
       assertThat(create.sql()).as(create.describe()).hasSize(9);
-      assertThat(create.sql().get(0)).contains("FROM caller_grants(");
+      assertThat(create.sql().get(0)).contains("FROM caller_access(");
       assertThat(create.sql().get(3)).startsWith("SET LOCAL statement_timeout");
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
 
-      // loadTable: PostgreSQL only, two statements: the caller's access, then the table's row,
+      // loadTable: PostgreSQL only, one statement: the caller's access and the table's row,
       // current metadata JSON included (the warehouse lookup is cached since GET /v1/config).
       assertThat(load.s3()).as(load.describe()).isEmpty();
-      assertThat(load.sql()).as(load.describe()).hasSize(2);
-      assertThat(load.sql().get(0)).contains("FROM caller_grants(");
-      assertThat(load.sql().get(1)).contains("FROM catalog_object_named(");
+      assertThat(load.sql()).as(load.describe()).hasSize(1);
+      assertThat(load.sql().get(0)).contains("FROM caller_access_and_object(");
 
       // commit: exactly one S3 request, the PUT of the new metadata.json; no GET, no HEAD.
       // Four SQL statements, five round trips:
-      //  1. SELECT * FROM caller_grants(…) (the caller's access), autocommit
+      //  1. SELECT * FROM caller_access(…) (the caller's access), autocommit
       //  2. SELECT catalog_object … (the current row: base metadata and its location), autocommit
       //  then one transaction (1 COMMIT):
       //  3. SET LOCAL statement_timeout (the request's deadline; sent together with BEGIN)
@@ -212,13 +213,13 @@ class OperationCostTest {
       assertThat(commit.s3Kinds()).as(commit.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
       assertThat(commit.s3().getFirst().target()).endsWith(".metadata.json");
       assertThat(commit.sql()).as(commit.describe()).hasSize(4);
-      assertThat(commit.sql().get(0)).contains("FROM caller_grants(");
+      assertThat(commit.sql().get(0)).contains("FROM caller_access(");
       assertThat(commit.sql().get(1)).contains("FROM catalog_object_named(");
       assertThat(commit.sql().get(2)).startsWith("SET LOCAL statement_timeout");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
       assertThat(commit.roundTrips()).isEqualTo(5);
-      assertThat(load.roundTrips()).isEqualTo(2);
+      assertThat(load.roundTrips()).isEqualTo(1);
 
       // however many loads the client adds around its commit, they cost S3 nothing
       assertThat(exchange.s3Kinds()).as(exchange.describe()).isEqualTo(kinds(S3Kind.PUT, 1));

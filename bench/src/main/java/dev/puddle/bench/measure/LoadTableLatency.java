@@ -19,11 +19,18 @@ public final class LoadTableLatency implements Trial<Latencies> {
   private final TableIdentifier table;
   private final boolean revalidate;
   private final Budget budget;
+  private final Budget warmUp;
 
-  public LoadTableLatency(TableIdentifier table, boolean revalidate, Budget budget) {
+  /**
+   * @param budget one side's share of a measured round
+   * @param warmUp one side's share of the warm-up round
+   */
+  public LoadTableLatency(
+      TableIdentifier table, boolean revalidate, Budget budget, Budget warmUp) {
     this.table = table;
     this.revalidate = revalidate;
     this.budget = budget;
+    this.warmUp = warmUp;
   }
 
   @Override
@@ -32,9 +39,10 @@ public final class LoadTableLatency implements Trial<Latencies> {
     if (revalidate) {
       client.loadTable(table); // the copy every timed load revalidates
     }
+    Budget share = round == 0 ? warmUp : budget;
     List<Long> nanos = new ArrayList<>();
     long started = System.nanoTime();
-    while (budget.more(started, nanos.size())) {
+    while (share.more(started, nanos.size())) {
       if (!revalidate) {
         client.invalidateTable(table);
       }

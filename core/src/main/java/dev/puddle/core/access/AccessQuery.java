@@ -4,28 +4,64 @@ import dev.puddle.core.api.Privilege;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.BuiltInRoles;
+import dev.puddle.core.metastore.CatalogObject;
+import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 
 /**
- * Reads a caller's access in one SQL statement: from the principal through its activated principal
- * roles (is one of them {@code service_admin}?) and on to the catalog roles of one warehouse and
- * every privilege they hold there, each with the path of its securable. Its cost grows with the
- * caller's grants in that warehouse, not with the warehouse's size; the statement is a function
- * whose plan PostgreSQL keeps, so it is not planned on every request. Nothing is cached here, so a
- * revoked grant no longer counts on the next request.
+ * Reads a caller's access: from the principal through its activated principal roles (is one of
+ * them {@code service_admin}?) on to the catalog roles of one warehouse and every privilege they
+ * hold there, each with the path of its securable.
+ *
+ * <p>An execution environment keeps what it read together with the realm's access version at the
+ * time (migration V7: every change to principals, roles, grants or object names bumps it in the
+ * same transaction). Each request reads the version, a primary-key lookup, and the grants only if
+ * the version moved since; so a revoked grant no longer counts on the next request, as if nothing
+ * were kept. The statements are functions whose plans PostgreSQL keeps per session.
  */
 public final class AccessQuery {
-  /** The caller's grants in a warehouse: {@code caller_grants} (migration V6) says how. */
-  private static final String SQL = "SELECT * FROM caller_grants(?, ?, ?, ?, ?)";
+  /** The caller's grants in a warehouse, or word that the kept ones are current. */
+  private static final String SQL = "SELECT * FROM caller_access(?, ?, ?, ?, ?, ?)";
+
+  /** The same, and a table or view's row, in one round trip. */
+  private static final String WITH_OBJECT_SQL =
+      "SELECT * FROM caller_access_and_object(?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+  /** The access parameters of both functions; a lookup's follow. */
+  private static final int ACCESS_PARAMETERS = 6;
+
+  /** The access columns of both functions' rows; an object's columns follow. */
+  private static final int ACCESS_COLUMNS = 7;
+
+  /** Callers kept: far more than one execution environment serves. */
+  private static final int KEPT_CALLERS = 1024;
+
+  private record Key(Caller caller, Long warehouseId) {}
+
+  /** A caller's access as read at an access version. */
+  private record Kept(long version, CallerAccess access) {}
 
   private final Database database;
+
+  private final Map<Key, Kept> kept =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Key, Kept> eldest) {
+          return size() > KEPT_CALLERS;
+        }
+      };
 
   public AccessQuery(Database database) {
     this.database = database;
@@ -36,52 +72,114 @@ public final class AccessQuery {
    * when {@code warehouseId} is null.
    */
   public CallerAccess load(Caller caller, Long warehouseId) {
-    // once per request: vending's data-access check and the route's own check share one read
-    return RequestScope.current()
-        .memo(new Key(caller, warehouseId), () -> query(caller, warehouseId));
+    return load(caller, warehouseId, null);
   }
 
-  private record Key(Caller caller, Long warehouseId) {}
+  /**
+   * The caller's access in the warehouse {@code warehouseId}, read in the same round trip as the
+   * table or view {@code ahead} looks up, which is kept for the request's read of it ({@link
+   * RequestScope#readAhead}). Only the access decides what the request may do: the object is read,
+   * not used, before it is checked.
+   */
+  public CallerAccess load(Caller caller, Long warehouseId, CatalogObjects.Lookup ahead) {
+    if (ahead != null && !Long.valueOf(ahead.warehouseId()).equals(warehouseId)) {
+      throw new IllegalArgumentException("A read ahead must be in the caller's warehouse");
+    }
+    // once per request: vending's data-access check and the route's own check share one read
+    Key key = new Key(caller, warehouseId);
+    return RequestScope.current().memo(key, () -> query(key, ahead));
+  }
 
-  private CallerAccess query(Caller caller, Long warehouseId) {
+  private CallerAccess query(Key key, CatalogObjects.Lookup ahead) {
+    Kept known = kept(key);
     return database.read(
         connection -> {
-          try (PreparedStatement statement = connection.prepareStatement(SQL)) {
-            statement.setString(1, caller.realm());
-            statement.setString(2, caller.principal());
-            statement.setBoolean(3, caller.allRoles());
-            statement.setArray(
-                4, connection.createArrayOf("text", caller.roles().toArray(String[]::new)));
-            // no warehouse has id 0: bigserial starts at 1
-            statement.setLong(5, warehouseId == null ? 0 : warehouseId);
-            return read(caller, statement);
+          try (PreparedStatement statement =
+              connection.prepareStatement(ahead == null ? SQL : WITH_OBJECT_SQL)) {
+            bind(statement, connection, key, known);
+            if (ahead != null) {
+              ahead.bindName(connection, statement, ACCESS_PARAMETERS + 1);
+            }
+            return read(statement, key, known, ahead);
           }
         });
   }
 
-  private static CallerAccess read(Caller caller, PreparedStatement statement) throws SQLException {
+  private static void bind(
+      PreparedStatement statement, Connection connection, Key key, Kept known)
+      throws SQLException {
+    Caller caller = key.caller();
+    statement.setString(1, caller.realm());
+    statement.setString(2, caller.principal());
+    statement.setBoolean(3, caller.allRoles());
+    statement.setArray(4, connection.createArrayOf("text", caller.roles().toArray(String[]::new)));
+    // no warehouse has id 0: bigserial starts at 1
+    statement.setLong(5, key.warehouseId() == null ? 0 : key.warehouseId());
+    if (known == null) {
+      statement.setNull(6, Types.BIGINT);
+    } else {
+      statement.setLong(6, known.version());
+    }
+  }
+
+  private CallerAccess read(
+      PreparedStatement statement, Key key, Kept known, CatalogObjects.Lookup ahead)
+      throws SQLException {
+    Long version = null;
+    boolean current = false;
     boolean serviceAdmin = false;
     boolean catalogRole = false;
     List<Grant> grants = new ArrayList<>();
+    Optional<CatalogObject> object = Optional.empty();
     try (ResultSet rs = statement.executeQuery()) {
       while (rs.next()) {
-        serviceAdmin |= rs.getString(1).equals(BuiltInRoles.SERVICE_ADMIN);
-        catalogRole |= rs.getString(2) != null;
-        String privilege = rs.getString(3);
+        // an object's row: its kind (never null in it) is null in the access rows
+        if (ahead != null && rs.getString(ACCESS_COLUMNS + 2) != null) {
+          object = Optional.of(ahead.read(rs, ACCESS_COLUMNS + 1));
+          continue;
+        }
+        version = rs.getLong(1);
+        String principalRole = rs.getString(2);
+        if (principalRole == null) {
+          current = true; // the version is the kept one's
+          continue;
+        }
+        serviceAdmin |= principalRole.equals(BuiltInRoles.SERVICE_ADMIN);
+        catalogRole |= rs.getString(3) != null;
+        String privilege = rs.getString(4);
         if (privilege != null) {
           grants.add(new Grant(Privilege.valueOf(privilege), securable(rs)));
         }
       }
     }
-    return new CallerAccess(caller, serviceAdmin, catalogRole, grants);
+    if (ahead != null) {
+      RequestScope.current().readAhead(ahead, object);
+    }
+    if (current) {
+      return known.access();
+    }
+    CallerAccess access = new CallerAccess(key.caller(), serviceAdmin, catalogRole, grants);
+    if (version != null) {
+      // a caller without any role gives no row, and no version to keep its access at
+      keep(key, new Kept(version, access));
+    }
+    return access;
+  }
+
+  private synchronized Kept kept(Key key) {
+    return kept.get(key);
+  }
+
+  private synchronized void keep(Key key, Kept access) {
+    kept.put(key, access);
   }
 
   private static Securable securable(ResultSet rs) throws SQLException {
-    Securable.Kind kind = Securable.Kind.valueOf(rs.getString(4).toUpperCase(Locale.ROOT));
+    Securable.Kind kind = Securable.Kind.valueOf(rs.getString(5).toUpperCase(Locale.ROOT));
     if (kind == Securable.Kind.CATALOG) {
       return Securable.catalog();
     }
-    Namespace namespace = Namespace.of((String[]) rs.getArray(5).getArray());
-    return new Securable(kind, namespace, rs.getString(6));
+    Namespace namespace = Namespace.of((String[]) rs.getArray(6).getArray());
+    return new Securable(kind, namespace, rs.getString(7));
   }
 }

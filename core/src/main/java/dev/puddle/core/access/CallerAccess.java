@@ -6,10 +6,10 @@ import java.util.List;
 import org.apache.iceberg.exceptions.ForbiddenException;
 
 /**
- * What one caller may do, as read for one request: whether its activated principal roles include
- * {@code service_admin}, whether they reach any catalog role of the request's warehouse, and the
- * privileges those catalog roles hold there. Read afresh for every request, so a revoked grant
- * stops working on the next one.
+ * What one caller may do, as current for one request: whether its activated principal roles
+ * include {@code service_admin}, whether they reach any catalog role of the request's warehouse,
+ * and the privileges those catalog roles hold there. Checked against the metastore on every
+ * request ({@link AccessQuery}), so a revoked grant stops working on the next one.
  */
 public record CallerAccess(
     Caller caller, boolean serviceAdmin, boolean hasCatalogRole, List<Grant> grants) {

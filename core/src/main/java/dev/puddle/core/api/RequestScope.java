@@ -25,6 +25,7 @@ public final class RequestScope {
   private final Deadline deadline;
   private final RequestStats stats = new RequestStats();
   private final Map<Object, Object> memo = new HashMap<>();
+  private final Map<Object, Object> readAhead = new HashMap<>();
   private CommitParticipant participant;
   private String realm;
   private String principal;
@@ -70,6 +71,26 @@ public final class RequestScope {
       memo.put(key, value);
     }
     return (T) value;
+  }
+
+  /**
+   * Keeps {@code value}, read ahead of its time in a round trip the request made anyway, for the
+   * one read that asks for {@code key} next ({@link #takeReadAhead}). Code outside a request
+   * keeps nothing.
+   */
+  public void readAhead(Object key, Object value) {
+    if (CURRENT.get() == this) {
+      readAhead.put(key, value);
+    }
+  }
+
+  /**
+   * The value read ahead for {@code key}, or null; once only, so that a read that follows a write
+   * of the same request (a commit retried after a conflict, say) reads afresh.
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T takeReadAhead(Object key) {
+    return (T) readAhead.remove(key);
   }
 
   public Deadline deadline() {

@@ -1,5 +1,6 @@
 package dev.puddle.core.metastore;
 
+import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -39,51 +40,78 @@ public final class CatalogObjects {
   /**
    * The table or view of that name, without its metadata JSON (null) if its metadata location is
    * {@code knownLocation}: the caller kept what it needs of that version, so the query does not
-   * read what may be megabytes of metadata again.
+   * read what may be megabytes of metadata again. Read already if the request read it ahead.
    */
   public Optional<CatalogObject> find(
       Warehouse warehouse, TableIdentifier identifier, String knownLocation) {
-    return database.read(connection -> find(connection, warehouse, identifier, knownLocation));
+    Lookup lookup = new Lookup(warehouse.id(), identifier, knownLocation);
+    Optional<CatalogObject> readAhead = RequestScope.current().takeReadAhead(lookup);
+    return readAhead != null ? readAhead : database.read(connection -> find(connection, lookup));
+  }
+
+  /**
+   * A read of the table or view of a name in a warehouse, its metadata JSON left out (null) if its
+   * metadata location is {@code knownLocation}: what {@code catalog_object_named} (migration V6)
+   * reads. Another statement of the request may read it ahead ({@link RequestScope#readAhead}),
+   * with this lookup as the key, to save a round trip.
+   */
+  public record Lookup(long warehouseId, TableIdentifier identifier, String knownLocation) {
+    /**
+     * Sets the statement's parameters {@code first} to {@code first + 2} to the name looked up
+     * (namespace levels, name) and the known location; the warehouse is the statement's to set.
+     */
+    public void bindName(Connection connection, PreparedStatement statement, int first)
+        throws SQLException {
+      statement.setArray(first, Namespaces.levels(connection, identifier.namespace()));
+      statement.setString(first + 1, identifier.name());
+      statement.setString(first + 2, knownLocation);
+    }
+
+    /** The object in the current row, whose columns from {@code first} on are the function's. */
+    public CatalogObject read(ResultSet rs, int first) throws SQLException {
+      return new CatalogObject(
+          rs.getObject(first, UUID.class),
+          identifier,
+          Kind.fromSql(rs.getString(first + 1)),
+          rs.getString(first + 2),
+          rs.getBoolean(first + 3),
+          rs.getString(first + 4),
+          rs.getString(first + 5));
+    }
   }
 
   /** The object of that name, locked for the transaction with {@code lock}. */
   static Optional<CatalogObject> find(
       Connection connection, Warehouse warehouse, TableIdentifier identifier, boolean lock)
       throws SQLException {
+    Lookup lookup = new Lookup(warehouse.id(), identifier, null);
     if (!lock) {
-      return find(connection, warehouse, identifier, null);
+      return find(connection, lookup);
     }
     try (PreparedStatement statement =
         connection.prepareStatement(
             "SELECT o.id, o.kind, o.location, o.owns_location, o.metadata_location, o.metadata"
                 + " FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
                 + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ? FOR UPDATE OF o")) {
-      return find(connection, statement, warehouse, identifier);
+      statement.setLong(1, warehouse.id());
+      statement.setArray(2, Namespaces.levels(connection, identifier.namespace()));
+      statement.setString(3, identifier.name());
+      try (ResultSet rs = statement.executeQuery()) {
+        return rs.next() ? Optional.of(lookup.read(rs, 1)) : Optional.empty();
+      }
     }
   }
 
-  private static Optional<CatalogObject> find(
-      Connection connection, Warehouse warehouse, TableIdentifier identifier, String knownLocation)
+  private static Optional<CatalogObject> find(Connection connection, Lookup lookup)
       throws SQLException {
     // a function (migration V6): its plan is kept, this read comes with nearly every request
     try (PreparedStatement statement =
         connection.prepareStatement("SELECT * FROM catalog_object_named(?, ?, ?, ?)")) {
-      statement.setString(4, knownLocation);
-      return find(connection, statement, warehouse, identifier);
-    }
-  }
-
-  private static Optional<CatalogObject> find(
-      Connection connection,
-      PreparedStatement statement,
-      Warehouse warehouse,
-      TableIdentifier identifier)
-      throws SQLException {
-    statement.setLong(1, warehouse.id());
-    statement.setArray(2, Namespaces.levels(connection, identifier.namespace()));
-    statement.setString(3, identifier.name());
-    try (ResultSet rs = statement.executeQuery()) {
-      return rs.next() ? Optional.of(read(rs, identifier)) : Optional.empty();
+      statement.setLong(1, lookup.warehouseId());
+      lookup.bindName(connection, statement, 2);
+      try (ResultSet rs = statement.executeQuery()) {
+        return rs.next() ? Optional.of(lookup.read(rs, 1)) : Optional.empty();
+      }
     }
   }
 
@@ -400,16 +428,5 @@ public final class CatalogObjects {
     return kind == Kind.TABLE
         ? new NoSuchTableException("Table does not exist: %s", identifier)
         : new NoSuchViewException("View does not exist: %s", identifier);
-  }
-
-  private static CatalogObject read(ResultSet rs, TableIdentifier identifier) throws SQLException {
-    return new CatalogObject(
-        rs.getObject(1, UUID.class),
-        identifier,
-        Kind.fromSql(rs.getString(2)),
-        rs.getString(3),
-        rs.getBoolean(4),
-        rs.getString(5),
-        rs.getString(6));
   }
 }

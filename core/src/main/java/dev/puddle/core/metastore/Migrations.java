@@ -28,7 +28,8 @@ public final class Migrations {
           "V3__idempotency.sql",
           "V4__access.sql",
           "V5__signing_keys.sql",
-          "V6__read_functions.sql");
+          "V6__read_functions.sql",
+          "V7__access_version.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"
   private static final int LOCK_MIGRATIONS = 1;

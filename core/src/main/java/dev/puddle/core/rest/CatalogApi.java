@@ -256,7 +256,8 @@ public final class CatalogApi {
 
   /**
    * The request's warehouse (a warehouse of another realm is as unknown as a missing one) and its
-   * caller's access there, read in one statement and checked before anything else runs.
+   * caller's access there, read in one statement and checked before anything else runs. A load
+   * reads its table's row in the same statement.
    */
   private Scope scope(Request request, Caller caller) {
     // the Iceberg routes name the warehouse by their prefix, the management API's by {warehouse}
@@ -268,7 +269,7 @@ public final class CatalogApi {
             warehouse,
             new PuddleCatalog(warehouse, namespaces, objects, storage.io(), purges, parsedMetadata),
             request,
-            access.load(caller, warehouse.id()));
+            access.load(caller, warehouse.id(), tableEndpoints.readAhead(request, warehouse)));
     Authorization.authorize(scope);
     return scope;
   }

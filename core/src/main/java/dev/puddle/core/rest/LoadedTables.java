@@ -56,12 +56,22 @@ final class LoadedTables {
     }
   }
 
+  /** The read of the table's row that {@link #load} makes, as things stand. */
+  CatalogObjects.Lookup lookup(Warehouse warehouse, TableIdentifier table) {
+    return new CatalogObjects.Lookup(
+        warehouse.id(), table, knownLocation(bodies.get(warehouse, table)));
+  }
+
+  private static String knownLocation(Optional<VersionCache.Entry<Body>> kept) {
+    return kept.map(VersionCache.Entry::metadataLocation).orElse(null);
+  }
+
   /** The table's current row, its metadata left out if the body of that version is kept. */
   Load load(Warehouse warehouse, TableIdentifier table) {
     Optional<VersionCache.Entry<Body>> kept = bodies.get(warehouse, table);
     CatalogObject row =
         objects
-            .find(warehouse, table, kept.map(VersionCache.Entry::metadataLocation).orElse(null))
+            .find(warehouse, table, knownLocation(kept))
             .filter(o -> o.kind() == Kind.TABLE)
             .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", table));
     return new Load(warehouse, row, kept);

@@ -14,12 +14,20 @@ import org.apache.iceberg.catalog.TableIdentifier;
 record Scope(Warehouse warehouse, PuddleCatalog catalog, Request request, CallerAccess access) {
 
   Namespace namespace() {
-    return Names.namespace(request.pathParameter("namespace").orElse(""));
+    return namespaceOf(request);
   }
 
   TableIdentifier table() {
+    return tableOf(request);
+  }
+
+  static Namespace namespaceOf(Request request) {
+    return Names.namespace(request.pathParameter("namespace").orElse(""));
+  }
+
+  static TableIdentifier tableOf(Request request) {
     return TableIdentifier.of(
-        namespace(), Names.segment(request.pathParameter("table").orElseThrow()));
+        namespaceOf(request), Names.segment(request.pathParameter("table").orElseThrow()));
   }
 
   TableIdentifier view() {
