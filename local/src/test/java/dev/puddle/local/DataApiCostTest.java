@@ -108,8 +108,8 @@ class DataApiCostTest {
 
     // the caller's access (AccessQuery) and the table's row, current metadata JSON included
     assertThat(load.total()).isEqualTo(1);
-    // the caller's access and the current row (autocommit), then a transaction of its own: SET
-    // LOCAL statement_timeout (the request's deadline) and the compare-and-swap
+    // the caller's access and the current row in one statement (autocommit), then a transaction
+    // of its own: SET LOCAL statement_timeout (the request's deadline), the row locked, the swap
     assertThat(commit.byOperation())
         .containsEntry(Operation.EXECUTE_STATEMENT, 4L)
         .containsEntry(Operation.BEGIN_TRANSACTION, 1L)

@@ -203,19 +203,21 @@ class OperationCostTest {
 
       // commit: exactly one S3 request, the PUT of the new metadata.json; no GET, no HEAD.
       // Four SQL statements, five round trips:
-      //  1. SELECT * FROM caller_access(…) (the caller's access), autocommit
-      //  2. SELECT catalog_object … (the current row: base metadata and its location), autocommit
-      //  then one transaction (1 COMMIT):
-      //  3. SET LOCAL statement_timeout (the request's deadline; sent together with BEGIN)
+      //  1. SELECT * FROM caller_access_and_object(…) (the caller's access and the table's row,
+      //     its metadata left out: this environment parsed that version), autocommit; the
+      //     requirements are checked against it
+      //  then one transaction (1 COMMIT), the file uploading meanwhile:
+      //  2. SET LOCAL statement_timeout (the request's deadline; sent together with BEGIN)
+      //  3. SELECT catalog_object … FOR UPDATE (the row locked: still that version?)
       //  4. UPDATE catalog_object SET metadata_location, metadata … WHERE id = ? AND
-      //     metadata_location = ? (the compare-and-swap)
+      //     metadata_location = ? (the swap)
       // The response is built from the committed metadata, with no second SELECT.
       assertThat(commit.s3Kinds()).as(commit.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
       assertThat(commit.s3().getFirst().target()).endsWith(".metadata.json");
       assertThat(commit.sql()).as(commit.describe()).hasSize(4);
-      assertThat(commit.sql().get(0)).contains("FROM caller_access(");
-      assertThat(commit.sql().get(1)).contains("FROM catalog_object_named(");
-      assertThat(commit.sql().get(2)).startsWith("SET LOCAL statement_timeout");
+      assertThat(commit.sql().get(0)).contains("FROM caller_access_and_object(");
+      assertThat(commit.sql().get(1)).startsWith("SET LOCAL statement_timeout");
+      assertThat(commit.sql().get(2)).contains("FOR UPDATE");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
       assertThat(commit.roundTrips()).isEqualTo(5);

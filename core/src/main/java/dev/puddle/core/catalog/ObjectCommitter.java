@@ -111,32 +111,12 @@ final class ObjectCommitter {
 
   private CatalogObject swap(
       CatalogObject current, String location, String metadataLocation, String metadataJson) {
-    return swap(current, location, metadataLocation, metadataJson, null);
-  }
-
-  /**
-   * Swaps {@code current}'s pointer to a metadata file still being written by {@code upload}:
-   * the database work runs meanwhile, and the transaction commits only once the file is written.
-   */
-  CatalogObject swap(
-      CatalogObject current,
-      String location,
-      String metadataLocation,
-      String metadataJson,
-      MetadataUpload upload) {
     boolean swapped;
     try {
-      Swap swap = new Swap(current, location, metadataLocation, metadataJson);
-      swapped =
-          upload == null
-              ? objects.swap(warehouse, swap)
-              : objects.swap(warehouse, swap, upload::await);
+      swapped = objects.swap(warehouse, new Swap(current, location, metadataLocation, metadataJson));
     } catch (CommitStateUnknownException e) {
       throw e; // the pointer may have moved to the new file: keep it
     } catch (RuntimeException e) {
-      if (upload != null) {
-        upload.awaitQuietly(); // so that the delete comes after the upload, not before
-      }
       deleteQuietly(metadataLocation);
       throw e;
     }
@@ -157,7 +137,7 @@ final class ObjectCommitter {
         metadataJson);
   }
 
-  private void deleteQuietly(String metadataLocation) {
+  void deleteQuietly(String metadataLocation) {
     try {
       io.deleteFile(metadataLocation);
     } catch (RuntimeException e) {

@@ -9,13 +9,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.iceberg.RetryableValidationException;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
-import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
-import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
@@ -49,8 +46,7 @@ public final class TransactionCommit {
     RequestScope.current().stats().commitAttempted();
     List<TableIdentifier> identifiers = new ArrayList<>();
     for (UpdateTableRequest change : request.tableChanges()) {
-      if (change.requirements().stream()
-          .anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
+      if (TableCommit.creates(change)) {
         throw new BadRequestException(
             "Cannot create table %s in a multi-table transaction", change.identifier());
       }
@@ -82,14 +78,8 @@ public final class TransactionCommit {
 
     for (UpdateTableRequest change : request.tableChanges()) {
       TableMetadata base = updated.get(change.identifier());
-      change.requirements().forEach(requirement -> requirement.validate(base));
-      TableMetadata.Builder builder = TableMetadata.buildFrom(base);
-      try {
-        change.updates().forEach(update -> update.applyTo(builder));
-      } catch (RetryableValidationException e) {
-        throw new CommitFailedException(e, "Validation failed, please retry: %s", e.getMessage());
-      }
-      updated.put(change.identifier(), builder.build());
+      TableCommit.validate(change, base);
+      updated.put(change.identifier(), TableCommit.applied(change, base));
     }
 
     List<Swap> swaps = new ArrayList<>();

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.function.Function;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -85,17 +86,22 @@ public final class CatalogObjects {
       Connection connection, Warehouse warehouse, TableIdentifier identifier, boolean lock)
       throws SQLException {
     Lookup lookup = new Lookup(warehouse.id(), identifier, null);
-    if (!lock) {
-      return find(connection, lookup);
-    }
+    return lock ? findLocked(connection, lookup) : find(connection, lookup);
+  }
+
+  /** The object of the lookup, locked for the transaction ({@code SELECT … FOR UPDATE}). */
+  private static Optional<CatalogObject> findLocked(Connection connection, Lookup lookup)
+      throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "SELECT o.id, o.kind, o.location, o.owns_location, o.metadata_location, o.metadata"
+            "SELECT o.id, o.kind, o.location, o.owns_location, o.metadata_location,"
+                + " CASE WHEN o.metadata_location = ? THEN NULL ELSE o.metadata END"
                 + " FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
                 + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ? FOR UPDATE OF o")) {
-      statement.setLong(1, warehouse.id());
-      statement.setArray(2, Namespaces.levels(connection, identifier.namespace()));
-      statement.setString(3, identifier.name());
+      statement.setString(1, lookup.knownLocation());
+      statement.setLong(2, lookup.warehouseId());
+      statement.setArray(3, Namespaces.levels(connection, lookup.identifier().namespace()));
+      statement.setString(4, lookup.identifier().name());
       try (ResultSet rs = statement.executeQuery()) {
         return rs.next() ? Optional.of(lookup.read(rs, 1)) : Optional.empty();
       }
@@ -202,23 +208,40 @@ public final class CatalogObjects {
    * nothing changed.
    */
   public boolean swap(Warehouse warehouse, Swap swap) {
-    return swap(warehouse, swap, () -> {});
-  }
-
-  /**
-   * Swaps like {@link #swap(Warehouse, Swap)}, running {@code beforeCommit} after the UPDATE and
-   * before COMMIT, whether the UPDATE swapped or not: a commit waits there for its metadata file,
-   * written meanwhile, and nothing commits if it throws.
-   */
-  public boolean swap(Warehouse warehouse, Swap swap, Runnable beforeCommit) {
     // a transaction even for one UPDATE: its statement timeout is cancelled by the server at the
     // request's deadline, so a commit never lands after its response said it failed, and an
     // idempotency key is marked applied in the same transaction
-    return database.transaction(
+    return database.transaction(connection -> swap(connection, warehouse, swap));
+  }
+
+  /**
+   * Locks the table's row ({@code SELECT … FOR UPDATE}; its metadata JSON left out if its metadata
+   * location is {@code knownLocation}) and, in the same transaction, makes the swap {@code change}
+   * computes from the locked row (none if it gives null), runs {@code beforeCommit}, and commits.
+   * While the row is locked no other commit moves its pointer: concurrent commits to the table
+   * wait for one another here instead of racing to the compare-and-swap.
+   */
+  public void swapLocked(
+      Warehouse warehouse,
+      TableIdentifier table,
+      String knownLocation,
+      Function<CatalogObject, Swap> change,
+      Runnable beforeCommit) {
+    Lookup lookup = new Lookup(warehouse.id(), table, knownLocation);
+    database.transaction(
         connection -> {
-          boolean swapped = swap(connection, warehouse, swap);
+          CatalogObject locked =
+              findLocked(connection, lookup)
+                  .filter(o -> o.kind() == Kind.TABLE)
+                  .orElseThrow(() -> doesNotExist(Kind.TABLE, table));
+          Swap swap = change.apply(locked);
+          if (swap != null && !swap(connection, warehouse, swap)) {
+            // cannot happen while we hold the row lock; fail the transaction if it does
+            throw new CommitFailedException(
+                "Cannot commit %s: metadata changed concurrently", table);
+          }
           beforeCommit.run();
-          return swapped;
+          return null;
         });
   }
 

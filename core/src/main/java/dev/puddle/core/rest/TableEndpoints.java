@@ -6,6 +6,7 @@ import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.catalog.MetadataJson;
+import dev.puddle.core.catalog.TableCommit;
 import dev.puddle.core.catalog.TransactionCommit;
 import dev.puddle.core.catalog.VersionCache;
 import dev.puddle.core.metastore.CatalogObject.Kind;
@@ -117,20 +118,28 @@ final class TableEndpoints {
   }
 
   /**
-   * What a load of all snapshots reads first, the table's row, for the access check to read in the
-   * same round trip; null for any other request, or a table name that is not valid.
+   * What a load of all snapshots or a commit reads first, the table's row, for the access check to
+   * read in the same round trip; null for any other request, or a table name that is not valid.
    */
   CatalogObjects.Lookup readAhead(Request request, Warehouse warehouse) {
-    if (request.route() != Route.LOAD_TABLE || !snapshotsMode(request).equals(SNAPSHOTS_ALL)) {
+    boolean load =
+        request.route() == Route.LOAD_TABLE && snapshotsMode(request).equals(SNAPSHOTS_ALL);
+    if (!load && request.route() != Route.UPDATE_TABLE) {
       return null;
     }
     TableIdentifier table;
     try {
       table = Scope.tableOf(request);
     } catch (RuntimeException e) {
-      return null; // the load answers it as it would have
+      return null; // the request answers it as it would have
     }
-    return loaded.lookup(warehouse, table);
+    if (load) {
+      return loaded.lookup(warehouse, table);
+    }
+    // a commit starts from the version this environment parsed last, if it is still current
+    String parsedLocation =
+        parsed.get(warehouse, table).map(VersionCache.Entry::metadataLocation).orElse(null);
+    return new CatalogObjects.Lookup(warehouse.id(), table, parsedLocation);
   }
 
   private static String snapshotsMode(Request request) {
@@ -195,7 +204,15 @@ final class TableEndpoints {
           request.identifier(), table);
     }
     Authorization.commit(scope, table, request.requirements(), request.updates());
-    return tableResponse(scope, table, CatalogHandlers.updateTable(scope.catalog(), table, request));
+    if (TableCommit.creates(request)) {
+      // a staged create: iceberg-core's create transaction
+      return tableResponse(
+          scope, table, CatalogHandlers.updateTable(scope.catalog(), table, request));
+    }
+    TableMetadata committed =
+        new TableCommit(scope.warehouse(), objects, io, parsed).commit(table, request);
+    return tableResponse(
+        scope, table, LoadTableResponse.builder().withTableMetadata(committed).build());
   }
 
   Response dropTable(Scope scope) {
