@@ -61,7 +61,7 @@ final class CatalogFunction {
             realm,
             Duration.ofSeconds(30),
             Duration.ofSeconds(2),
-            1024),
+            ResponseEncoding.DEFAULT_MIN_BYTES),
         new RequestLog("Puddle", System.out));
   }
 

@@ -216,13 +216,9 @@ final class Environment {
     }
   }
 
-  /**
-   * Responses at least this large are gzipped for clients that accept it. Smaller ones fit in a
-   * TCP connection's first flight (ten segments) either way, so compressing them would save no
-   * round trip and cost both sides time.
-   */
+  /** Responses at least this large are gzipped for clients that accept it. */
   int gzipMinBytes() {
-    return intValue("PUDDLE_GZIP_MIN_BYTES", 8192);
+    return intValue("PUDDLE_GZIP_MIN_BYTES", ResponseEncoding.DEFAULT_MIN_BYTES);
   }
 
   String metricsNamespace() {

@@ -19,6 +19,13 @@ import java.util.zip.Deflater;
  * invocation.
  */
 final class ResponseEncoding {
+  /**
+   * Bodies from this size up are gzipped unless configured otherwise. Smaller ones fit in a TCP
+   * connection's first flight (ten segments) either way, so compressing them would save no round
+   * trip and cost both sides time.
+   */
+  static final int DEFAULT_MIN_BYTES = 8192;
+
   /** Lambda's synchronous response limit, less room for the envelope and headers. */
   static final int MAX_BODY_CHARS = 6 * 1024 * 1024 - 16 * 1024;
 
