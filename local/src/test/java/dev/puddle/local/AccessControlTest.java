@@ -538,13 +538,7 @@ class AccessControlTest {
   @Test
   void droppingATableDropsTheGrantsOnIt() {
     RESTCatalog writer = engine(Principals.ROOT);
-    writer.createNamespace(NS1);
-    writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
-    String reader = principalWithCatalogRole();
-    expect(
-        admin(
-            Route.ADD_GRANT, grantPath(reader), grant("table", "ns1", "orders", "TABLE_READ_DATA")),
-        204);
+    String reader = readerOfNewTable(writer, TableIdentifier.of(NS1, "orders"));
     RESTCatalog second = engine(reader);
     second.loadTable(TableIdentifier.of(NS1, "orders"));
 
@@ -562,13 +556,7 @@ class AccessControlTest {
   @Test
   void aGrantOnATableFollowsItsRename() {
     RESTCatalog writer = engine(Principals.ROOT);
-    writer.createNamespace(NS1);
-    writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
-    String reader = principalWithCatalogRole();
-    expect(
-        admin(
-            Route.ADD_GRANT, grantPath(reader), grant("table", "ns1", "orders", "TABLE_READ_DATA")),
-        204);
+    String reader = readerOfNewTable(writer, TableIdentifier.of(NS1, "orders"));
     RESTCatalog second = engine(reader);
     second.loadTable(TableIdentifier.of(NS1, "orders"));
 
@@ -647,6 +635,23 @@ class AccessControlTest {
             Route.ADD_GRANT,
             grantPath(name),
             grant("namespace", namespace.level(0), null, privilege)),
+        204);
+    return name;
+  }
+
+  /**
+   * A new principal whose catalog role holds TABLE_READ_DATA on {@code table} alone, which {@code
+   * writer} creates, in a new namespace. Returns the principal's name.
+   */
+  private String readerOfNewTable(RESTCatalog writer, TableIdentifier table) {
+    writer.createNamespace(table.namespace());
+    writer.createTable(table, SCHEMA);
+    String name = principalWithCatalogRole();
+    expect(
+        admin(
+            Route.ADD_GRANT,
+            grantPath(name),
+            grant("table", table.namespace().level(0), table.name(), "TABLE_READ_DATA")),
         204);
     return name;
   }

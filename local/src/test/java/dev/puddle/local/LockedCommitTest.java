@@ -1,7 +1,6 @@
 package dev.puddle.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
 
@@ -70,9 +69,7 @@ class LockedCommitTest {
   static void startCountedCatalog() throws Exception {
     LocalTwin twin = TestTwin.get();
     s3 = S3Counter.start(URI.create(twin.s3Endpoint()));
-    storage =
-        Storage.s3Compatible(
-            s3.endpoint(), LocalS3.REGION, LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY);
+    storage = s3.storage();
     CatalogApi api =
         new CatalogApi(
             new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null),
@@ -109,23 +106,19 @@ class LockedCommitTest {
     catalog.createTable(id, SCHEMA);
     Table table = catalog.loadTable(id);
 
-    List<S3Request> written;
-    try (RowHolder holder = RowHolder.lock(warehouse, id)) {
-      int before = s3.requests().size();
-      Future<?> commit =
-          threads.submit(() -> table.updateProperties().set("mine", "1").commit());
-      holder.awaitWaiter();
-      holder.commit(
-          current -> TableMetadata.buildFrom(current).setProperties(Map.of("theirs", "2")).build());
-      commit.get(TIME_LIMIT.toSeconds(), TimeUnit.SECONDS);
-      written = metadataWrites(before);
-    }
+    Outcome outcome =
+        commitWhileHeld(
+            id,
+            () -> table.updateProperties().set("mine", "1").commit(),
+            current ->
+                TableMetadata.buildFrom(current).setProperties(Map.of("theirs", "2")).build());
 
+    assertThat(outcome.failure()).isNull();
     assertThat(catalog.loadTable(id).properties())
         .containsEntry("mine", "1")
         .containsEntry("theirs", "2");
     // one file, the commit's: no write lost a race and was deleted
-    assertThat(written).extracting(S3Request::kind).containsExactly(S3Kind.PUT);
+    assertThat(outcome.written()).extracting(S3Request::kind).containsExactly(S3Kind.PUT);
   }
 
   @Test
@@ -134,32 +127,49 @@ class LockedCommitTest {
     catalog.createTable(id, SCHEMA);
     Table table = catalog.loadTable(id);
 
-    List<S3Request> written;
-    try (RowHolder holder = RowHolder.lock(warehouse, id)) {
-      int before = s3.requests().size();
-      Future<?> commit =
-          threads.submit(
-              () -> table.updateSchema().addColumn("mine", Types.StringType.get()).commit());
-      holder.awaitWaiter();
-      holder.commit(
-          current -> {
-            int column = current.lastColumnId() + 1;
-            List<Types.NestedField> columns = new ArrayList<>(current.schema().columns());
-            columns.add(optional(column, "theirs", Types.StringType.get()));
-            return TableMetadata.buildFrom(current)
-                .setCurrentSchema(new Schema(columns), column)
-                .build();
-          });
-      assertThatThrownBy(() -> commit.get(TIME_LIMIT.toSeconds(), TimeUnit.SECONDS))
-          .isInstanceOf(ExecutionException.class)
-          .hasCauseInstanceOf(CommitFailedException.class);
-      written = metadataWrites(before);
-    }
+    Outcome outcome =
+        commitWhileHeld(
+            id,
+            () -> table.updateSchema().addColumn("mine", Types.StringType.get()).commit(),
+            current -> {
+              int column = current.lastColumnId() + 1;
+              List<Types.NestedField> columns = new ArrayList<>(current.schema().columns());
+              columns.add(optional(column, "theirs", Types.StringType.get()));
+              return TableMetadata.buildFrom(current)
+                  .setCurrentSchema(new Schema(columns), column)
+                  .build();
+            });
 
+    assertThat(outcome.failure()).isInstanceOf(CommitFailedException.class);
     Schema schema = catalog.loadTable(id).schema();
     assertThat(schema.findField("theirs")).isNotNull();
     assertThat(schema.findField("mine")).isNull();
-    assertThat(written).isEmpty();
+    assertThat(outcome.written()).isEmpty();
+  }
+
+  /** How a commit raced against the test's transaction: its failure (null if none) and files. */
+  private record Outcome(Throwable failure, List<S3Request> written) {}
+
+  /**
+   * Runs {@code commit} while the test's transaction holds the table's row; once the commit waits
+   * for it, the transaction commits {@code theirs}, a change of the table's metadata. Returns how
+   * the commit ended and the metadata files written or deleted meanwhile.
+   */
+  private Outcome commitWhileHeld(
+      TableIdentifier id, Runnable commit, UnaryOperator<TableMetadata> theirs) throws Exception {
+    try (RowHolder holder = RowHolder.lock(warehouse, id)) {
+      int before = s3.requests().size();
+      Future<?> committed = threads.submit(commit);
+      holder.awaitWaiter();
+      holder.commit(theirs);
+      Throwable failure = null;
+      try {
+        committed.get(TIME_LIMIT.toSeconds(), TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        failure = e.getCause();
+      }
+      return new Outcome(failure, metadataWrites(before));
+    }
   }
 
   /** The metadata files written or deleted through the catalog since request {@code from}. */

@@ -100,9 +100,7 @@ class OperationCostTest {
     s3 = S3Counter.start(URI.create(twin.s3Endpoint()));
     database =
         new Database(sql.wrap(PostgresConnections.factory(twin.jdbcUrl(), "postgres", null)), 2);
-    storage =
-        Storage.s3Compatible(
-            s3.endpoint(), LocalS3.REGION, LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY);
+    storage = s3.storage();
     // without idempotency keys, which Iceberg's client sends once /v1/config advertises them:
     // this measures the operations themselves (a key adds three statements to a mutation)
     CatalogApi api =
@@ -550,6 +548,12 @@ class OperationCostTest {
 
     String endpoint() {
       return "http://127.0.0.1:" + listener.getLocalPort();
+    }
+
+    /** A storage client whose S3 requests go through this counter. */
+    Storage storage() {
+      return Storage.s3Compatible(
+          endpoint(), LocalS3.REGION, LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY);
     }
 
     List<S3Request> requests() {

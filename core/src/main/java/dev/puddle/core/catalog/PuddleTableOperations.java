@@ -6,6 +6,7 @@ import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.apache.iceberg.BaseMetastoreTableOperations;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -40,9 +41,6 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
 
   /** A row already read, e.g. just committed: the next refresh needs no query. */
   private CatalogObject known;
-
-  /** The metadata of {@link #known}'s version when its row was read without it. */
-  private TableMetadata knownMetadata;
 
   /** Where a new metadata file is written while it is being staged: memory. */
   private StagingFileIO staging;
@@ -79,22 +77,6 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     return ops;
   }
 
-  /**
-   * Operations at a row locked without its metadata JSON, because it is at the version of {@code
-   * metadata}, which the caller holds.
-   */
-  static PuddleTableOperations of(
-      Warehouse warehouse,
-      CatalogObject row,
-      TableMetadata metadata,
-      CatalogObjects objects,
-      FileIO io,
-      VersionCache<TableMetadata> parsed) {
-    PuddleTableOperations ops = of(warehouse, row, objects, io, parsed);
-    ops.knownMetadata = metadata;
-    return ops;
-  }
-
   /** Writes a new metadata file for uncommitted metadata based on the current version. */
   String writeMetadata(TableMetadata metadata) {
     committer.checkLocation(row, false, metadata.location());
@@ -112,12 +94,50 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
   }
 
   /**
-   * The swap of this table's pointer, from the current row to {@code metadata}: the new metadata
-   * file, named and written by iceberg-core into memory, starts uploading in background. The
-   * swap's transaction must wait for it ({@link #awaitUpload}) before it commits, and then report
-   * the outcome ({@link #committed} or {@link #discardUpload}).
+   * Commits the metadata {@code change} computes from the table's current metadata, under the
+   * table's row lock: the row is locked in the commit's transaction (this environment's version of
+   * it read without its metadata), the operations move to the version locked if another commit
+   * landed meanwhile, and {@code change} sees that version. The new metadata file, named and
+   * written by iceberg-core into memory, uploads while the pointer's statements run; the
+   * transaction commits once it is written, and the file is deleted if the commit certainly
+   * failed. Returns the committed metadata, or the current one if {@code change} changes nothing.
    */
-  CatalogObjects.Swap stageSwap(TableMetadata metadata) {
+  TableMetadata commitLocked(UnaryOperator<TableMetadata> change) {
+    String based = currentMetadataLocation();
+    TableMetadata[] unchanged = {null};
+    try {
+      objects.swapLocked(
+          warehouse,
+          identifier,
+          based,
+          locked -> {
+            known = locked;
+            // no read, no parse if the row is still at the version held
+            TableMetadata current = refresh();
+            TableMetadata updated = change.apply(current);
+            if (updated.changes().isEmpty()) {
+              unchanged[0] = current;
+              return null;
+            }
+            return stageSwap(updated);
+          },
+          this::awaitUpload);
+    } catch (CommitStateUnknownException e) {
+      throw e; // the pointer may have moved to the new file: keep it
+    } catch (RuntimeException e) {
+      discardUpload();
+      throw e;
+    }
+    if (unchanged[0] != null) {
+      return unchanged[0];
+    }
+    CatalogObject committed = staged.row();
+    TableMetadata metadata = staged.metadata();
+    staged = null;
+    return keepCommitted(committed, metadata);
+  }
+
+  private CatalogObjects.Swap stageSwap(TableMetadata metadata) {
     committer.checkLocation(row, false, metadata.location());
     staging = new StagingFileIO();
     String location;
@@ -138,18 +158,14 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     return new CatalogObjects.Swap(row, metadata.location(), location, json);
   }
 
-  /** Waits until the staged metadata file is written; throws, and nothing commits, if it fails. */
-  void awaitUpload() {
+  private void awaitUpload() {
     if (staged != null) {
       staged.upload().await();
     }
   }
 
-  /**
-   * Deletes the staged metadata file of a swap that certainly did not commit, once its upload
-   * ended (a delete must not overtake the write).
-   */
-  void discardUpload() {
+  /** Deletes the staged file once its upload ended: a delete must not overtake the write. */
+  private void discardUpload() {
     if (staged != null) {
       staged.upload().awaitQuietly();
       committer.deleteQuietly(staged.row().metadataLocation());
@@ -158,19 +174,32 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
   }
 
   /**
-   * The metadata the staged swap committed, kept as the table's current version: the next refresh
-   * neither reads nor parses what was just written.
+   * Keeps the metadata just committed as {@code committed}'s version and returns it: the next
+   * refresh neither reads nor parses what was just written.
    */
-  TableMetadata committed() {
-    known = staged.row();
-    TableMetadata metadata =
-        TableMetadata.buildFrom(staged.metadata())
-            .withMetadataLocation(known.metadataLocation())
+  private TableMetadata keepCommitted(CatalogObject committed, TableMetadata metadata) {
+    known = committed;
+    TableMetadata current =
+        TableMetadata.buildFrom(metadata)
+            .withMetadataLocation(committed.metadataLocation())
             .discardChanges()
             .build();
-    keep(known, metadata);
-    staged = null;
-    return metadata;
+    keep(committed, current);
+    return current;
+  }
+
+  /**
+   * The read of a table's row a refresh makes: its metadata JSON left out exactly when the version
+   * parsed and kept is current.
+   */
+  static CatalogObjects.Lookup lookup(
+      Warehouse warehouse, TableIdentifier table, VersionCache<TableMetadata> parsed) {
+    return new CatalogObjects.Lookup(
+        warehouse.id(), table, keptLocation(parsed.get(warehouse, table)));
+  }
+
+  private static String keptLocation(Optional<VersionCache.Entry<TableMetadata>> kept) {
+    return kept.map(VersionCache.Entry::metadataLocation).orElse(null);
   }
 
   @Override
@@ -179,8 +208,7 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     CatalogObject found = known;
     known = null;
     if (found == null) {
-      // the metadata JSON is left out exactly when the version kept is current
-      found = committer.find(kept.map(VersionCache.Entry::metadataLocation).orElse(null));
+      found = committer.find(keptLocation(kept));
     }
     if (found == null) {
       if (currentMetadataLocation() != null) {
@@ -190,8 +218,6 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
       return;
     }
     CatalogObject current = found;
-    TableMetadata held = knownMetadata;
-    knownMetadata = null;
     row = current;
     refreshFromMetadataLocation(
         current.metadataLocation(),
@@ -200,10 +226,6 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
         location ->
             kept.filter(entry -> entry.standsFor(current))
                 .map(VersionCache.Entry::value)
-                .or(
-                    () ->
-                        Optional.ofNullable(held)
-                            .filter(m -> location.equals(m.metadataFileLocation())))
                 .orElseGet(() -> parse(current)));
   }
 
@@ -230,28 +252,16 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
       create(metadata);
       return;
     }
-    String based = row.metadataLocation();
-    try {
-      objects.swapLocked(
-          warehouse,
-          identifier,
-          based,
-          locked -> {
-            if (!locked.metadataLocation().equals(based)) {
-              RequestScope.current().stats().commitConflicted();
-              throw new CommitFailedException(
-                  "Cannot commit %s: metadata location %s has changed", identifier, based);
-            }
-            return stageSwap(metadata);
-          },
-          this::awaitUpload);
-    } catch (CommitStateUnknownException e) {
-      throw e; // the pointer may have moved to the new file: keep it
-    } catch (RuntimeException e) {
-      discardUpload();
-      throw e;
-    }
-    committed();
+    String based = base.metadataFileLocation();
+    commitLocked(
+        current -> {
+          if (!current.metadataFileLocation().equals(based)) {
+            RequestScope.current().stats().commitConflicted();
+            throw new CommitFailedException(
+                "Cannot commit %s: metadata location %s has changed", identifier, based);
+          }
+          return metadata;
+        });
   }
 
   private void create(TableMetadata metadata) {
@@ -260,13 +270,8 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     committer.checkLocation(null, registering, metadata.location());
     String metadataLocation = writeNewMetadataIfRequired(true, metadata);
     String json = MetadataJson.remember(metadataLocation, TableMetadataParser.toJson(metadata));
-    known = committer.commit(null, registering, metadata.location(), metadataLocation, json);
-    // the committed metadata is the next refresh's: no need to parse what was just written
-    keep(
-        known,
-        TableMetadata.buildFrom(metadata)
-            .withMetadataLocation(known.metadataLocation())
-            .discardChanges()
-            .build());
+    keepCommitted(
+        committer.commit(null, registering, metadata.location(), metadataLocation, json),
+        metadata);
   }
 }

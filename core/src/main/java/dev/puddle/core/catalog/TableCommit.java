@@ -1,15 +1,14 @@
 package dev.puddle.core.catalog;
 
 import dev.puddle.core.api.RequestScope;
-import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Warehouse;
+import java.util.List;
 import org.apache.iceberg.RetryableValidationException;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
@@ -52,72 +51,34 @@ public final class TableCommit {
    */
   public TableMetadata commit(TableIdentifier table, UpdateTableRequest request) {
     RequestScope.current().stats().commitAttempted();
-    TableMetadata base =
-        new PuddleTableOperations(warehouse, table, objects, io, parsed).current();
+    PuddleTableOperations ops = new PuddleTableOperations(warehouse, table, objects, io, parsed);
+    TableMetadata base = ops.current();
     if (base == null) {
       throw new NoSuchTableException("Table does not exist: %s", table);
     }
     validate(request, base);
-
-    Attempt attempt = new Attempt(request, base);
-    try {
-      objects.swapLocked(
-          warehouse, table, base.metadataFileLocation(), attempt::apply, attempt::awaitUpload);
-    } catch (CommitStateUnknownException e) {
-      throw e; // the pointer may have moved to the new file: keep it
-    } catch (RuntimeException e) {
-      attempt.discard();
-      throw e;
-    }
-    return attempt.result();
+    return ops.commitLocked(
+        current -> {
+          if (current != base) {
+            // another commit landed since the unlocked check
+            try {
+              validate(request, current);
+            } catch (CommitFailedException e) {
+              RequestScope.current().stats().commitConflicted();
+              throw e;
+            }
+          }
+          return applied(request, current);
+        });
   }
 
-  /** The commit, from the row locked to the new metadata. */
-  private final class Attempt {
-    private final UpdateTableRequest request;
-    private final TableMetadata base;
-    private PuddleTableOperations ops;
-    private TableMetadata unchanged;
-
-    Attempt(UpdateTableRequest request, TableMetadata base) {
-      this.request = request;
-      this.base = base;
-    }
-
-    /** The swap to make from the locked row, or null if the updates change nothing. */
-    CatalogObjects.Swap apply(CatalogObject locked) {
-      ops = PuddleTableOperations.of(warehouse, locked, base, objects, io, parsed);
-      TableMetadata current = ops.current();
-      if (current != base) {
-        // another commit landed since the unlocked check
-        try {
-          validate(request, current);
-        } catch (CommitFailedException e) {
-          RequestScope.current().stats().commitConflicted();
-          throw e;
-        }
-      }
-      TableMetadata updated = applied(request, current);
-      if (updated.changes().isEmpty()) {
-        unchanged = current;
-        return null;
-      }
-      return ops.stageSwap(updated);
-    }
-
-    void awaitUpload() {
-      ops.awaitUpload();
-    }
-
-    void discard() {
-      if (ops != null) {
-        ops.discardUpload();
-      }
-    }
-
-    TableMetadata result() {
-      return unchanged != null ? unchanged : ops.committed();
-    }
+  /**
+   * The read of the table's row a commit starts with: without its metadata if this environment
+   * parsed the version that is current. The access check may make it ahead, in its own statement.
+   */
+  public static CatalogObjects.Lookup lookup(
+      Warehouse warehouse, TableIdentifier table, VersionCache<TableMetadata> parsed) {
+    return PuddleTableOperations.lookup(warehouse, table, parsed);
   }
 
   /** Throws 409 unless every requirement of the request holds for {@code metadata}. */
@@ -136,9 +97,9 @@ public final class TableCommit {
     return builder.build();
   }
 
-  /** Whether the request creates the table rather than changing an existing one. */
-  public static boolean creates(UpdateTableRequest request) {
-    return request.requirements().stream()
+  /** Whether a commit of these requirements creates its table rather than changing one. */
+  public static boolean creates(List<UpdateRequirement> requirements) {
+    return requirements.stream()
         .anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
   }
 }

@@ -46,7 +46,7 @@ public final class TransactionCommit {
     RequestScope.current().stats().commitAttempted();
     List<TableIdentifier> identifiers = new ArrayList<>();
     for (UpdateTableRequest change : request.tableChanges()) {
-      if (TableCommit.creates(change)) {
+      if (TableCommit.creates(change.requirements())) {
         throw new BadRequestException(
             "Cannot create table %s in a multi-table transaction", change.identifier());
       }

@@ -235,14 +235,22 @@ public final class CatalogObjects {
                   .filter(o -> o.kind() == Kind.TABLE)
                   .orElseThrow(() -> doesNotExist(Kind.TABLE, table));
           Swap swap = change.apply(locked);
-          if (swap != null && !swap(connection, warehouse, swap)) {
-            // cannot happen while we hold the row lock; fail the transaction if it does
-            throw new CommitFailedException(
-                "Cannot commit %s: metadata changed concurrently", table);
+          if (swap != null) {
+            swapHeld(connection, warehouse, swap);
           }
           beforeCommit.run();
           return null;
         });
+  }
+
+  /** Swaps the pointer of a row this transaction locked, which therefore cannot have moved. */
+  private static void swapHeld(Connection connection, Warehouse warehouse, Swap swap)
+      throws SQLException {
+    if (!swap(connection, warehouse, swap)) {
+      // cannot happen while we hold the row lock; fail the whole transaction if it does
+      throw new CommitFailedException(
+          "Cannot commit %s: metadata changed concurrently", swap.current().identifier());
+    }
   }
 
   private static boolean movesOwnedLocation(CatalogObject current, String newLocation) {
@@ -298,11 +306,7 @@ public final class CatalogObjects {
                     .orElseThrow(() -> doesNotExist(Kind.TABLE, identifier)));
           }
           for (Swap swap : changes.apply(locked)) {
-            if (!swap(connection, warehouse, swap)) {
-              // cannot happen while we hold the row locks; fail the whole transaction if it does
-              throw new CommitFailedException(
-                  "Cannot commit %s: metadata changed concurrently", swap.current().identifier());
-            }
+            swapHeld(connection, warehouse, swap);
           }
           return null;
         });

@@ -4,6 +4,7 @@ import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.access.Securable;
 import dev.puddle.core.api.Privilege;
 import dev.puddle.core.api.Route;
+import dev.puddle.core.catalog.TableCommit;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.iceberg.MetadataUpdate;
@@ -84,8 +85,7 @@ final class Authorization {
       TableIdentifier table,
       List<UpdateRequirement> requirements,
       List<MetadataUpdate> updates) {
-    if (requirements.stream()
-        .anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
+    if (TableCommit.creates(requirements)) {
       scope.access().require(Privilege.TABLE_CREATE, Securable.namespace(table.namespace()));
       return;
     }

@@ -136,10 +136,7 @@ final class TableEndpoints {
     if (load) {
       return loaded.lookup(warehouse, table);
     }
-    // a commit starts from the version this environment parsed last, if it is still current
-    String parsedLocation =
-        parsed.get(warehouse, table).map(VersionCache.Entry::metadataLocation).orElse(null);
-    return new CatalogObjects.Lookup(warehouse.id(), table, parsedLocation);
+    return TableCommit.lookup(warehouse, table, parsed);
   }
 
   private static String snapshotsMode(Request request) {
@@ -204,7 +201,7 @@ final class TableEndpoints {
           request.identifier(), table);
     }
     Authorization.commit(scope, table, request.requirements(), request.updates());
-    if (TableCommit.creates(request)) {
+    if (TableCommit.creates(request.requirements())) {
       // a staged create: iceberg-core's create transaction
       return tableResponse(
           scope, table, CatalogHandlers.updateTable(scope.catalog(), table, request));
