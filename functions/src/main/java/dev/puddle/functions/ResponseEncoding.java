@@ -41,7 +41,7 @@ final class ResponseEncoding {
     }
     // a body under minBytes goes as it is, even one that carries its gzip: on the wire it saves
     // nothing worth the client's inflating (JSON is ASCII, so its length is its size in bytes)
-    boolean gzip = acceptsGzip(acceptEncoding) && response.body().length() >= minBytes;
+    boolean gzip = response.body().length() >= minBytes && acceptsGzip(acceptEncoding);
     if (gzip && response.gzippedBody() != null) {
       String body = Base64.getEncoder().encodeToString(response.gzippedBody());
       if (body.length() <= MAX_BODY_CHARS) {

@@ -16,8 +16,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -25,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpMethod;
@@ -48,7 +49,13 @@ final class ApiGatewayBridge extends Handler.Abstract {
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
   private static final DateTimeFormatter REQUEST_TIME =
-      DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ENGLISH);
+      DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ENGLISH)
+          .withZone(ZoneOffset.UTC);
+
+  /** The request time of the current second, formatted once: it has no finer part. */
+  private record Second(long epochSecond, String text) {}
+
+  private static volatile Second second = new Second(-1, "");
 
   private final RequestStreamHandler handler;
   private final InFlight inFlight;
@@ -128,8 +135,8 @@ final class ApiGatewayBridge extends Handler.Abstract {
     String rawQuery = request.getHttpURI().getQuery();
     Optional<String> text = utf8(bytes);
     String body = bytes.length == 0 ? null : text.orElseGet(() -> Base64.getEncoder().encodeToString(bytes));
-    ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
-    String requestId = UUID.randomUUID().toString();
+    long now = System.currentTimeMillis();
+    String requestId = requestId();
     HttpApiEvent.Http http =
         new HttpApiEvent.Http(
             method,
@@ -146,8 +153,8 @@ final class ApiGatewayBridge extends Handler.Abstract {
             requestId,
             match.route().routeKey(),
             "$default",
-            REQUEST_TIME.format(now),
-            now.toInstant().toEpochMilli());
+            requestTime(now),
+            now);
     return new HttpApiEvent(
         "2.0",
         match.route().routeKey(),
@@ -160,6 +167,28 @@ final class ApiGatewayBridge extends Handler.Abstract {
         context,
         body,
         bytes.length > 0 && text.isEmpty());
+  }
+
+  /** {@code time}: the request's second, as API Gateway writes it. */
+  private static String requestTime(long epochMillis) {
+    long epochSecond = Math.floorDiv(epochMillis, 1000);
+    Second current = second;
+    if (current.epochSecond() != epochSecond) {
+      current = new Second(epochSecond, REQUEST_TIME.format(Instant.ofEpochSecond(epochSecond)));
+      second = current;
+    }
+    return current.text();
+  }
+
+  /**
+   * A random UUID, as API Gateway's request ids are unique, drawn from the thread's generator: a
+   * request id is no secret, so it need not cost a draw from the shared SecureRandom.
+   */
+  private static String requestId() {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    long high = (random.nextLong() & ~0xF000L) | 0x4000L; // version 4
+    long low = (random.nextLong() & ~(3L << 62)) | (1L << 63); // IETF variant
+    return new UUID(high, low).toString();
   }
 
   /** Query parameters, percent-decoded, repeated names joined with commas, as API Gateway does. */

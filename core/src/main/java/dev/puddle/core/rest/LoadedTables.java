@@ -7,68 +7,66 @@ import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Warehouse;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
- * The bodies of full table loads ({@code snapshots=all}, no credentials) this execution
- * environment answered, with their gzip. Engines load the same tables over and over, so a load of
- * a version already answered reads only the table's row, without its metadata, and compresses
- * nothing: for a table of many snapshots that is most of a load's time.
+ * The responses of full table loads ({@code snapshots=all}, no credentials) this execution
+ * environment answered: body, gzip and entity tag. Engines load the same tables over and over, so
+ * a load of a version already answered reads only the table's row, without its metadata, and
+ * builds, hashes and compresses nothing: for a table of many snapshots that is most of a load's
+ * time.
  */
 final class LoadedTables {
-  /** A LoadTableResponse body and its gzip. */
-  record Body(String json, byte[] gzipped) {}
-
   private final CatalogObjects objects;
-  private final VersionCache<Body> bodies;
+  private final VersionCache<Response> responses;
 
-  LoadedTables(CatalogObjects objects, VersionCache<Body> bodies) {
+  LoadedTables(CatalogObjects objects, VersionCache<Response> responses) {
     this.objects = objects;
-    this.bodies = bodies;
+    this.responses = responses;
   }
 
   /** A table's current row and its full load. */
   final class Load {
     private final Warehouse warehouse;
     private final CatalogObject row;
-    private final Optional<VersionCache.Entry<Body>> kept;
+    private final Optional<Response> kept;
 
-    private Load(Warehouse warehouse, CatalogObject row, Optional<VersionCache.Entry<Body>> kept) {
+    private Load(
+        Warehouse warehouse, CatalogObject row, Optional<VersionCache.Entry<Response>> kept) {
       this.warehouse = warehouse;
       this.row = row;
-      this.kept = kept;
+      this.kept = kept.filter(entry -> entry.standsFor(row)).map(VersionCache.Entry::value);
     }
 
-    String metadataLocation() {
-      return row.metadataLocation();
+    /** The entity tag of this version's response. */
+    String etag() {
+      return kept.map(LoadedTables::etagOf)
+          .orElseGet(() -> ETags.of(row.metadataLocation(), TableEndpoints.SNAPSHOTS_ALL));
     }
 
-    /** The 200 response of the load, from the body kept for this version or a new one. */
+    /** The 200 response of the load, with its tag: the one kept for this version or a new one. */
     Response response() {
-      Body body =
-          kept.filter(entry -> entry.standsFor(row))
-              .map(VersionCache.Entry::value)
-              .orElseGet(
-                  () -> keep(warehouse, row.identifier(), row.metadataLocation(), row.metadataJson()));
-      return Response.json(200, body.json(), body.gzipped());
+      return kept.orElseGet(
+          () -> keep(warehouse, row.identifier(), row.metadataLocation(), row.metadataJson()));
     }
   }
 
   /** The read of the table's row that {@link #load} makes, as things stand. */
   CatalogObjects.Lookup lookup(Warehouse warehouse, TableIdentifier table) {
     return new CatalogObjects.Lookup(
-        warehouse.id(), table, knownLocation(bodies.get(warehouse, table)));
+        warehouse.id(), table, knownLocation(responses.get(warehouse, table)));
   }
 
-  private static String knownLocation(Optional<VersionCache.Entry<Body>> kept) {
+  private static String knownLocation(Optional<VersionCache.Entry<Response>> kept) {
     return kept.map(VersionCache.Entry::metadataLocation).orElse(null);
   }
 
   /** The table's current row, its metadata left out if the body of that version is kept. */
   Load load(Warehouse warehouse, TableIdentifier table) {
-    Optional<VersionCache.Entry<Body>> kept = bodies.get(warehouse, table);
+    Optional<VersionCache.Entry<Response>> kept = responses.get(warehouse, table);
     CatalogObject row =
         objects
             .find(warehouse, table, knownLocation(kept))
@@ -79,19 +77,28 @@ final class LoadedTables {
 
   /**
    * The response of a request that made {@code metadataLocation} the table's current metadata (a
-   * create or commit), kept as the body of the next loads of that version.
+   * create or commit), kept as the response of the next loads of that version.
    */
   Response committed(
       Warehouse warehouse, TableIdentifier table, String metadataLocation, String metadataJson) {
-    Body body = keep(warehouse, table, metadataLocation, metadataJson);
-    return Response.json(200, body.json(), body.gzipped());
+    return keep(warehouse, table, metadataLocation, metadataJson);
   }
 
-  private Body keep(
+  private Response keep(
       Warehouse warehouse, TableIdentifier table, String metadataLocation, String metadataJson) {
     String json = RestJson.loadTableResponse(metadataLocation, metadataJson);
-    Body body = new Body(json, Gzip.compress(json));
-    bodies.put(warehouse, table, metadataLocation, body, json.length() + body.gzipped().length);
-    return body;
+    Response response =
+        new Response(
+            200,
+            Map.of("content-type", Response.JSON, ETags.HEADER, ETags.of(metadataLocation, TableEndpoints.SNAPSHOTS_ALL)),
+            json,
+            Gzip.compress(json));
+    responses.put(
+        warehouse, table, metadataLocation, response, json.length() + response.gzippedBody().length);
+    return response;
+  }
+
+  private static String etagOf(Response response) {
+    return response.headers().get(ETags.HEADER);
   }
 }

@@ -39,7 +39,7 @@ import org.apache.iceberg.rest.responses.LoadTableResponse;
  * {@link dev.puddle.core.catalog.PuddleCatalog}.
  */
 final class TableEndpoints {
-  private static final String SNAPSHOTS_ALL = "all";
+  static final String SNAPSHOTS_ALL = "all";
 
   private final CatalogObjects objects;
   private final FileIO io;
@@ -152,14 +152,15 @@ final class TableEndpoints {
       throw new BadRequestException("Invalid snapshots mode: %s", mode);
     }
     if (snapshotMode == RESTCatalogProperties.SnapshotMode.ALL) {
-      return loadStoredTable(scope, mode);
+      return loadStoredTable(scope);
     }
     LoadTableResponse response =
         CatalogHandlers.loadTable(scope.catalog(), scope.table(), snapshotMode);
+    String etag = ETags.of(response.metadataLocation(), mode);
     return unlessNotModified(
         scope,
-        ETags.of(response.metadataLocation(), mode),
-        () -> Response.json(200, RestJson.write(response)));
+        etag,
+        () -> Response.json(200, RestJson.write(response)).withHeader(ETags.HEADER, etag));
   }
 
   /**
@@ -169,18 +170,18 @@ final class TableEndpoints {
    * many snapshots. A version this environment answered before is answered again from {@link
    * LoadedTables} without reading its metadata at all.
    */
-  private Response loadStoredTable(Scope scope, String mode) {
+  private Response loadStoredTable(Scope scope) {
     LoadedTables.Load load = loaded.load(scope.warehouse(), scope.table());
-    return unlessNotModified(scope, ETags.of(load.metadataLocation(), mode), load::response);
+    return unlessNotModified(scope, load.etag(), load::response);
   }
 
-  /** 304 when the client's {@code If-None-Match} has the tag, else the body; the tag either way. */
+  /** 304 when the client's {@code If-None-Match} has the tag, else the response, which has it. */
   private static Response unlessNotModified(
-      Scope scope, String etag, Supplier<Response> response) {
+      Scope scope, String etag, Supplier<Response> tagged) {
     if (ETags.matches(scope.request().header("if-none-match").orElse(null), etag)) {
       return new Response(304, Map.of(ETags.HEADER, etag), null);
     }
-    return response.get().withHeader(ETags.HEADER, etag);
+    return tagged.get();
   }
 
 
@@ -266,8 +267,6 @@ final class TableEndpoints {
     if (location == null) {
       return Response.json(200, RestJson.write(response));
     }
-    return loaded
-        .committed(scope.warehouse(), table, location, MetadataJson.of(metadata))
-        .withHeader(ETags.HEADER, ETags.of(location, SNAPSHOTS_ALL));
+    return loaded.committed(scope.warehouse(), table, location, MetadataJson.of(metadata));
   }
 }
