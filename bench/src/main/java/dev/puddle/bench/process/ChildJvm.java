@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -20,10 +21,11 @@ import java.util.function.Predicate;
 
 /**
  * A child JVM started with the runner's own {@code java}: its output goes to a log file, a line of
- * it can signal readiness, and {@link #close()} stops it and everything it started.
+ * it signals readiness, and {@link #close()} stops it and everything it started.
  */
 public final class ChildJvm implements AutoCloseable {
   private static final Duration GRACEFUL_STOP = Duration.ofSeconds(60);
+  private static final Duration WATCH_INTERVAL = Duration.ofMillis(20);
 
   private final String name;
   private final Process process;
@@ -39,8 +41,8 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /**
-   * Starts {@code java <arguments>} with exactly {@code environment} (plus PATH, HOME, LANG and JAVA_TOOL_OPTIONS, e.g. to profile), so
-   * nothing of the runner's environment leaks into the configuration of the child.
+   * Starts {@code java <arguments>} whose output the runner copies to {@code log} line by line, so
+   * that it sees the signal line the moment the child writes it: for a start that is timed.
    *
    * @param signalLine the first output line matching it completes {@link #awaitSignal}
    */
@@ -50,10 +52,48 @@ public final class ChildJvm implements AutoCloseable {
       Map<String, String> environment,
       Path log,
       Predicate<String> signalLine) {
+    ProcessBuilder builder = builder(arguments, environment).redirectErrorStream(true);
+    CompletableFuture<String> signal = new CompletableFuture<>();
+    ChildJvm jvm = spawn(name, builder, log, signal);
+    daemon(name + "-output", () -> pump(jvm.process, log, signalLine, signal));
+    return jvm;
+  }
+
+  /**
+   * Starts a server: {@code java <arguments>} writing its output straight to {@code log}, so that
+   * the runner, which is also the servers' client, spends nothing on the lines a server logs per
+   * request while it is measured. The signal line is looked for in the log until it is there.
+   *
+   * @param signalLine the first output line matching it completes {@link #awaitSignal}; none for a
+   *     server whose readiness is asked over its own protocol
+   */
+  public static ChildJvm startServer(
+      String name,
+      List<String> arguments,
+      Map<String, String> environment,
+      Path log,
+      Optional<Predicate<String>> signalLine) {
+    ProcessBuilder builder =
+        builder(arguments, environment)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
+    CompletableFuture<String> signal = new CompletableFuture<>();
+    ChildJvm jvm = spawn(name, builder, log, signal);
+    signalLine.ifPresent(
+        line -> daemon(name + "-ready", () -> watch(jvm.process, log, line, signal)));
+    return jvm;
+  }
+
+  /**
+   * {@code java <arguments>} with exactly {@code environment} (plus PATH, HOME, LANG and
+   * JAVA_TOOL_OPTIONS, e.g. to profile), so nothing of the runner's environment leaks into the
+   * configuration of the child.
+   */
+  private static ProcessBuilder builder(List<String> arguments, Map<String, String> environment) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(arguments);
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    ProcessBuilder builder = new ProcessBuilder(command);
     Map<String, String> env = builder.environment();
     Map<String, String> inherited = Map.copyOf(env);
     env.clear();
@@ -63,18 +103,24 @@ public final class ChildJvm implements AutoCloseable {
       }
     }
     env.putAll(environment);
+    return builder;
+  }
+
+  private static ChildJvm spawn(
+      String name, ProcessBuilder builder, Path log, CompletableFuture<String> signal) {
     try {
       Files.createDirectories(log.getParent());
       long spawnNanos = System.nanoTime();
-      Process process = builder.start();
-      CompletableFuture<String> signal = new CompletableFuture<>();
-      Thread pump = new Thread(() -> pump(process, log, signalLine, signal), name + "-output");
-      pump.setDaemon(true);
-      pump.start();
-      return new ChildJvm(name, process, signal, spawnNanos);
+      return new ChildJvm(name, builder.start(), signal, spawnNanos);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot start " + name, e);
     }
+  }
+
+  private static void daemon(String name, Runnable task) {
+    Thread thread = new Thread(task, name);
+    thread.setDaemon(true);
+    thread.start();
   }
 
   /** Copies the child's output to its log, watching for the signal line. */
@@ -97,6 +143,35 @@ public final class ChildJvm implements AutoCloseable {
     } finally {
       signal.completeExceptionally(new IllegalStateException("the child's output ended"));
     }
+  }
+
+  /** Looks for the signal line in the log the child writes, until it is there or the child exits. */
+  private static void watch(
+      Process process, Path log, Predicate<String> signalLine, CompletableFuture<String> signal) {
+    try {
+      while (true) {
+        boolean alive = process.isAlive(); // before reading: a line written before an exit is seen
+        // decoding replaces a character cut in half at the end by one being written, never fails
+        Optional<String> line =
+            new String(Files.readAllBytes(log), StandardCharsets.UTF_8)
+                .lines()
+                .filter(signalLine)
+                .findFirst();
+        if (line.isPresent()) {
+          signal.complete(line.get());
+          return;
+        }
+        if (!alive) {
+          break;
+        }
+        Thread.sleep(WATCH_INTERVAL.toMillis()); // a growing file has no event to wait on
+      }
+    } catch (IOException e) {
+      // the log cannot be read: whoever waits for the signal learns it below
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    signal.completeExceptionally(new IllegalStateException("the child's output ended"));
   }
 
   /**

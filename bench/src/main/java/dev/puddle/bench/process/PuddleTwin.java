@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -104,12 +105,12 @@ public final class PuddleTwin implements AutoCloseable {
                 "--pg-port",
                 String.valueOf(postgresPort)));
     ChildJvm jvm =
-        ChildJvm.start(
+        ChildJvm.startServer(
             "puddle-local",
             arguments,
             Map.of("PUDDLE_ROOT_CREDENTIAL", ROOT_CLIENT_ID + ":" + ROOT_CLIENT_SECRET),
             runDirectory.resolve("logs/puddle-local.log"),
-            line -> line.contains(READY_LINE));
+            Optional.of(line -> line.contains(READY_LINE)));
     PuddleTwin twin = new PuddleTwin(jvm, data, port, s3Port, postgresPort);
     try {
       jvm.awaitSignal(START_TIMEOUT);

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Apache Iceberg's reference REST server ({@code org.apache.iceberg.rest.RESTCatalogServer} from
@@ -69,14 +70,14 @@ public final class ReferenceServer implements AutoCloseable {
     List<String> arguments =
         PuddleTwin.concat(
             jvmOptions, List.of("-cp", System.getProperty("java.class.path"), MAIN_CLASS));
-    // readiness is polled over HTTP; no output line signals it
+    // readiness is polled over HTTP: no output line signals it
     ChildJvm jvm =
-        ChildJvm.start(
+        ChildJvm.startServer(
             "reference-server",
             arguments,
             env,
             runDirectory.resolve("logs/reference-server.log"),
-            line -> false);
+            Optional.empty());
     ReferenceServer server = new ReferenceServer(jvm, port);
     try {
       server.awaitConfig();
