@@ -114,6 +114,14 @@ public final class Benchmarks implements Callable<Integer> {
   int referenceConnections = 16;
 
   @Option(
+      names = "--server-output",
+      description =
+          "Keep the servers' standard output in their logs, with the line Puddle logs per request"
+              + " (default: standard error only; a file of those lines costs the twin disk"
+              + " writeback while it is measured, which a Lambda function's log pipe does not).")
+  boolean keepServerOutput;
+
+  @Option(
       names = "--only",
       split = ",",
       description =
@@ -166,7 +174,7 @@ public final class Benchmarks implements Callable<Integer> {
             writers,
             only);
 
-    try (Catalogs catalogs = Catalogs.start(twinJar, referenceConnections, pageSize, run)) {
+    try (Catalogs catalogs = Catalogs.start(twinJar, referenceConnections, pageSize, keepServerOutput, run)) {
       new SideBySide(settings, catalogs.puddle(), catalogs.reference(), report).run();
       if (only.contains(SideBySide.Part.COLD_INIT)) {
         coldInit(report, catalogs, benchTarget, run);

@@ -34,16 +34,19 @@ public final class Catalogs implements AutoCloseable {
    *
    * @param referenceConnections the reference JdbcCatalog's connection pool
    * @param pageSize the clients' {@code rest-page-size}
+   * @param keepServerOutput whether the servers' standard output is kept in their logs
    */
-  public static Catalogs start(Path twinJar, int referenceConnections, int pageSize, Path run) {
+  public static Catalogs start(
+      Path twinJar, int referenceConnections, int pageSize, boolean keepServerOutput, Path run) {
     Catalogs catalogs = new Catalogs();
     Runtime.getRuntime().addShutdownHook(new Thread(catalogs::close, "stop-catalogs"));
     try {
       Progress.report("starting Puddle's local twin");
-      catalogs.twin = PuddleTwin.start(twinJar, List.of(), run);
+      catalogs.twin = PuddleTwin.start(twinJar, List.of(), keepServerOutput, run);
       Progress.report("starting the reference server");
       catalogs.reference =
-          ReferenceServer.start(catalogs.twin, List.of(), referenceConnections, run);
+          ReferenceServer.start(
+              catalogs.twin, List.of(), referenceConnections, keepServerOutput, run);
       Map<String, String> client = clientProperties(catalogs.twin, pageSize);
       // Puddle wants a token, as engines get one: the client-credentials flow, once per client
       Map<String, String> signedIn = new HashMap<>(client);

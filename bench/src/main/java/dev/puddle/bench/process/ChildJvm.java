@@ -12,20 +12,21 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
- * A child JVM started with the runner's own {@code java}: its output goes to a log file, a line of
- * it signals readiness, and {@link #close()} stops it and everything it started.
+ * A child JVM started with the runner's own {@code java}: its output goes to a log file, it signals
+ * readiness by a line of output or an answer, and {@link #close()} stops it and everything it
+ * started.
  */
 public final class ChildJvm implements AutoCloseable {
   private static final Duration GRACEFUL_STOP = Duration.ofSeconds(60);
-  private static final Duration WATCH_INTERVAL = Duration.ofMillis(20);
+  private static final Duration READY_POLL = Duration.ofMillis(250);
 
   private final String name;
   private final Process process;
@@ -60,28 +61,28 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /**
-   * Starts a server: {@code java <arguments>} writing its output straight to {@code log}, so that
-   * the runner, which is also the servers' client, spends nothing on the lines a server logs per
-   * request while it is measured. The signal line is looked for in the log until it is there.
-   *
-   * @param signalLine the first output line matching it completes {@link #awaitSignal}; none for a
-   *     server whose readiness is asked over its own protocol
+   * Starts a server, which writes its standard error to {@code log} and its standard output, with
+   * the line Puddle logs per request, there too only if {@code keepOutput}. In AWS those lines go
+   * from the function to the Lambda service through a pipe; on this machine a file would add the
+   * disk's writeback, which competes with both servers and the client for the CPUs while they are
+   * measured. Either way nothing passes through the runner, which is also the servers' client.
+   * Readiness is asked of the server itself ({@link #awaitReady}).
    */
   public static ChildJvm startServer(
       String name,
       List<String> arguments,
       Map<String, String> environment,
       Path log,
-      Optional<Predicate<String>> signalLine) {
-    ProcessBuilder builder =
-        builder(arguments, environment)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
-    CompletableFuture<String> signal = new CompletableFuture<>();
-    ChildJvm jvm = spawn(name, builder, log, signal);
-    signalLine.ifPresent(
-        line -> daemon(name + "-ready", () -> watch(jvm.process, log, line, signal)));
-    return jvm;
+      boolean keepOutput) {
+    ProcessBuilder builder = builder(arguments, environment);
+    if (keepOutput) {
+      builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
+    } else {
+      builder
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .redirectError(ProcessBuilder.Redirect.to(log.toFile()));
+    }
+    return spawn(name, builder, log, new CompletableFuture<>());
   }
 
   /**
@@ -145,37 +146,31 @@ public final class ChildJvm implements AutoCloseable {
     }
   }
 
-  /** Looks for the signal line in the log the child writes, until it is there or the child exits. */
-  private static void watch(
-      Process process, Path log, Predicate<String> signalLine, CompletableFuture<String> signal) {
-    try {
-      while (true) {
-        boolean alive = process.isAlive(); // before reading: a line written before an exit is seen
-        // decoding replaces a character cut in half at the end by one being written, never fails
-        Optional<String> line =
-            new String(Files.readAllBytes(log), StandardCharsets.UTF_8)
-                .lines()
-                .filter(signalLine)
-                .findFirst();
-        if (line.isPresent()) {
-          signal.complete(line.get());
-          return;
-        }
-        if (!alive) {
-          break;
-        }
-        Thread.sleep(WATCH_INTERVAL.toMillis()); // a growing file has no event to wait on
+  /**
+   * Asks {@code ready} every 250 ms until it answers yes.
+   *
+   * @throws IllegalStateException if the child exits first or the timeout passes
+   */
+  public void awaitReady(BooleanSupplier ready, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!ready.getAsBoolean()) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(name + " ended" + exitCode() + "; see its log");
       }
-    } catch (IOException e) {
-      // the log cannot be read: whoever waits for the signal learns it below
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(name + " was not ready within " + timeout);
+      }
+      try {
+        Thread.sleep(READY_POLL);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for " + name, e);
+      }
     }
-    signal.completeExceptionally(new IllegalStateException("the child's output ended"));
   }
 
   /**
-   * Waits for the signal line and returns it with the time since the process was spawned.
+   * Waits for the signal line of a child started with {@link #start} and returns it with the time since the process was spawned.
    *
    * @throws IllegalStateException if the child exits first or the timeout passes
    */

@@ -2,7 +2,6 @@ package dev.puddle.bench.process;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,7 +36,8 @@ public final class PuddleTwin implements AutoCloseable {
 
   public static final String WAREHOUSE_LOCATION = "s3://" + BUCKET + "/" + WAREHOUSE;
 
-  private static final String READY_LINE = "Press Ctrl-C to stop.";
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
 
   private final ChildJvm jvm;
@@ -56,6 +56,11 @@ public final class PuddleTwin implements AutoCloseable {
 
   /** A token of the twin's issuer for its root principal, as an engine would get one. */
   public String rootToken() {
+    return token().orElseThrow(() -> new IllegalStateException("The twin refused a token"));
+  }
+
+  /** A token for the root principal, if the twin is there and gives one. */
+  private Optional<String> token() {
     String form =
         "grant_type=client_credentials&scope=PRINCIPAL_ROLE%3AALL&client_id="
             + ROOT_CLIENT_ID
@@ -63,27 +68,33 @@ public final class PuddleTwin implements AutoCloseable {
             + ROOT_CLIENT_SECRET;
     try {
       HttpResponse<String> response =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(URI.create(uri() + "/v1/oauth/tokens"))
-                      .header("Content-Type", "application/x-www-form-urlencoded")
-                      .POST(HttpRequest.BodyPublishers.ofString(form))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create(uri() + "/v1/oauth/tokens"))
+                  .header("Content-Type", "application/x-www-form-urlencoded")
+                  .timeout(Duration.ofSeconds(5))
+                  .POST(HttpRequest.BodyPublishers.ofString(form))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
-        throw new IllegalStateException("The twin refused a token: " + response.body());
+        return Optional.empty();
       }
-      return new ObjectMapper().readTree(response.body()).get("access_token").asText();
+      return Optional.of(
+          new ObjectMapper().readTree(response.body()).get("access_token").asText());
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      return Optional.empty(); // not listening yet, or gone: the caller knows which
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
   }
 
-  /** Starts the twin on free loopback ports and waits until it serves. */
-  public static PuddleTwin start(Path jar, List<String> jvmOptions, Path runDirectory) {
+  /**
+   * Starts the twin on free loopback ports and waits until it gives its root principal a token.
+   *
+   * @param keepOutput whether its standard output, with a line per request, is kept in its log
+   */
+  public static PuddleTwin start(
+      Path jar, List<String> jvmOptions, boolean keepOutput, Path runDirectory) {
     Path data = runDirectory.resolve("puddle-data");
     int port = FreePorts.next();
     int s3Port = FreePorts.next();
@@ -110,10 +121,11 @@ public final class PuddleTwin implements AutoCloseable {
             arguments,
             Map.of("PUDDLE_ROOT_CREDENTIAL", ROOT_CLIENT_ID + ":" + ROOT_CLIENT_SECRET),
             runDirectory.resolve("logs/puddle-local.log"),
-            Optional.of(line -> line.contains(READY_LINE)));
+            keepOutput);
     PuddleTwin twin = new PuddleTwin(jvm, data, port, s3Port, postgresPort);
     try {
-      jvm.awaitSignal(START_TIMEOUT);
+      // the twin listens before its root principal has the credential: a token says both are done
+      jvm.awaitReady(() -> twin.token().isPresent(), START_TIMEOUT);
       return twin;
     } catch (RuntimeException e) {
       twin.close();

@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Apache Iceberg's reference REST server ({@code org.apache.iceberg.rest.RESTCatalogServer} from
@@ -33,7 +32,8 @@ public final class ReferenceServer implements AutoCloseable {
   public static final String WAREHOUSE_LOCATION = "s3://" + PuddleTwin.BUCKET + "/reference";
 
   private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
-  private static final Duration POLL_INTERVAL = Duration.ofMillis(250);
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final ChildJvm jvm;
   private final int port;
@@ -48,9 +48,14 @@ public final class ReferenceServer implements AutoCloseable {
    * runner's own class path and waits until {@code GET /v1/config} answers.
    *
    * @param connections the JdbcCatalog's connection pool size
+   * @param keepOutput whether its standard output is kept in its log
    */
   public static ReferenceServer start(
-      PuddleTwin twin, List<String> jvmOptions, int connections, Path runDirectory) {
+      PuddleTwin twin,
+      List<String> jvmOptions,
+      int connections,
+      boolean keepOutput,
+      Path runDirectory) {
     createDatabase(twin);
     int port = FreePorts.next();
     Map<String, String> env = new LinkedHashMap<>();
@@ -70,17 +75,16 @@ public final class ReferenceServer implements AutoCloseable {
     List<String> arguments =
         PuddleTwin.concat(
             jvmOptions, List.of("-cp", System.getProperty("java.class.path"), MAIN_CLASS));
-    // readiness is polled over HTTP: no output line signals it
     ChildJvm jvm =
         ChildJvm.startServer(
             "reference-server",
             arguments,
             env,
             runDirectory.resolve("logs/reference-server.log"),
-            Optional.empty());
+            keepOutput);
     ReferenceServer server = new ReferenceServer(jvm, port);
     try {
-      server.awaitConfig();
+      jvm.awaitReady(server::answersConfig, START_TIMEOUT);
       return server;
     } catch (RuntimeException e) {
       server.close();
@@ -111,38 +115,18 @@ public final class ReferenceServer implements AutoCloseable {
     }
   }
 
-  private void awaitConfig() {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private boolean answersConfig() {
     HttpRequest config =
         HttpRequest.newBuilder(URI.create(uri() + "/v1/config"))
             .timeout(Duration.ofSeconds(5))
             .build();
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!jvm.isAlive()) {
-        throw new IllegalStateException("The reference server exited; see its log");
-      }
-      try {
-        if (http.send(config, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          return;
-        }
-      } catch (IOException e) {
-        // not listening yet
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for the reference server", e);
-      }
-      sleep(POLL_INTERVAL);
-    }
-    throw new IllegalStateException("The reference server did not answer within " + START_TIMEOUT);
-  }
-
-  private static void sleep(Duration duration) {
     try {
-      Thread.sleep(duration);
+      return HTTP.send(config, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+    } catch (IOException e) {
+      return false; // not listening yet
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
+      throw new IllegalStateException("interrupted while waiting for the reference server", e);
     }
   }
 
