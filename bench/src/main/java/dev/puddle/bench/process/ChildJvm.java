@@ -56,7 +56,9 @@ public final class ChildJvm implements AutoCloseable {
     ProcessBuilder builder = builder(arguments, environment).redirectErrorStream(true);
     CompletableFuture<String> signal = new CompletableFuture<>();
     ChildJvm jvm = spawn(name, builder, log, signal);
-    daemon(name + "-output", () -> pump(jvm.process, log, signalLine, signal));
+    Thread pump = new Thread(() -> pump(jvm.process, log, signalLine, signal), name + "-output");
+    pump.setDaemon(true);
+    pump.start();
     return jvm;
   }
 
@@ -82,7 +84,12 @@ public final class ChildJvm implements AutoCloseable {
           .redirectOutput(ProcessBuilder.Redirect.DISCARD)
           .redirectError(ProcessBuilder.Redirect.to(log.toFile()));
     }
-    return spawn(name, builder, log, new CompletableFuture<>());
+    return spawn(
+        name,
+        builder,
+        log,
+        CompletableFuture.failedFuture(
+            new IllegalStateException(name + " signals readiness by an answer, not a line")));
   }
 
   /**
@@ -116,12 +123,6 @@ public final class ChildJvm implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot start " + name, e);
     }
-  }
-
-  private static void daemon(String name, Runnable task) {
-    Thread thread = new Thread(task, name);
-    thread.setDaemon(true);
-    thread.start();
   }
 
   /** Copies the child's output to its log, watching for the signal line. */
