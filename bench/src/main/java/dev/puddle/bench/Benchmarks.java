@@ -174,7 +174,8 @@ public final class Benchmarks implements Callable<Integer> {
             writers,
             only);
 
-    try (Catalogs catalogs = Catalogs.start(twinJar, referenceConnections, pageSize, keepServerOutput, run)) {
+    try (Catalogs catalogs =
+        Catalogs.start(twinJar, referenceConnections, pageSize, keepServerOutput, run)) {
       new SideBySide(settings, catalogs.puddle(), catalogs.reference(), report).run();
       if (only.contains(SideBySide.Part.COLD_INIT)) {
         coldInit(report, catalogs, benchTarget, run);

@@ -124,7 +124,10 @@ public final class SideBySide {
         "loadTable, " + description,
         name -> {
           List<Round<Latencies>> full =
-              interleave(name, new LoadTableLatency(table, false, settings.budget(), settings.loadWarmUp()));
+              interleave(
+                  name,
+                  new LoadTableLatency(
+                      table, false, settings.budget(), settings.loadWarmUp()));
           report.add(
               Comparison.of(name + ": p50", "ms", full, Latencies::p50)
                   .withGoal("≤ 0.5x", c -> c.medianRatio() <= 0.5));
@@ -134,7 +137,9 @@ public final class SideBySide {
         "loadTable revalidated (If-None-Match), " + description,
         name -> {
           List<Round<Latencies>> revalidated =
-              interleave(name, new LoadTableLatency(table, true, settings.budget(), settings.loadWarmUp()));
+              interleave(
+                  name,
+                  new LoadTableLatency(table, true, settings.budget(), settings.loadWarmUp()));
           report.add(Comparison.of(name + ": p50", "ms", revalidated, Latencies::p50));
         });
   }

@@ -171,7 +171,8 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /**
-   * Waits for the signal line of a child started with {@link #start} and returns it with the time since the process was spawned.
+   * Waits for the signal line of a child started with {@link #start} and returns it with the time
+   * since the process was spawned.
    *
    * @throws IllegalStateException if the child exits first or the timeout passes
    */

@@ -113,7 +113,8 @@ final class ObjectCommitter {
       CatalogObject current, String location, String metadataLocation, String metadataJson) {
     boolean swapped;
     try {
-      swapped = objects.swap(warehouse, new Swap(current, location, metadataLocation, metadataJson));
+      swapped =
+          objects.swap(warehouse, new Swap(current, location, metadataLocation, metadataJson));
     } catch (CommitStateUnknownException e) {
       throw e; // the pointer may have moved to the new file: keep it
     } catch (RuntimeException e) {

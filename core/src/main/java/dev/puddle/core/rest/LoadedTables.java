@@ -33,24 +33,30 @@ final class LoadedTables {
     private final Warehouse warehouse;
     private final CatalogObject row;
     private final Optional<Response> kept;
+    private final String etag;
 
     private Load(
         Warehouse warehouse, CatalogObject row, Optional<VersionCache.Entry<Response>> kept) {
       this.warehouse = warehouse;
       this.row = row;
       this.kept = kept.filter(entry -> entry.standsFor(row)).map(VersionCache.Entry::value);
+      this.etag =
+          this.kept
+              .map(response -> response.headers().get(ETags.HEADER))
+              .orElseGet(() -> etagOf(row.metadataLocation()));
     }
 
     /** The entity tag of this version's response. */
     String etag() {
-      return kept.map(LoadedTables::etagOf)
-          .orElseGet(() -> ETags.of(row.metadataLocation(), TableEndpoints.SNAPSHOTS_ALL));
+      return etag;
     }
 
     /** The 200 response of the load, with its tag: the one kept for this version or a new one. */
     Response response() {
       return kept.orElseGet(
-          () -> keep(warehouse, row.identifier(), row.metadataLocation(), row.metadataJson()));
+          () ->
+              keep(
+                  warehouse, row.identifier(), row.metadataLocation(), row.metadataJson(), etag));
     }
   }
 
@@ -81,24 +87,32 @@ final class LoadedTables {
    */
   Response committed(
       Warehouse warehouse, TableIdentifier table, String metadataLocation, String metadataJson) {
-    return keep(warehouse, table, metadataLocation, metadataJson);
+    return keep(warehouse, table, metadataLocation, metadataJson, etagOf(metadataLocation));
   }
 
   private Response keep(
-      Warehouse warehouse, TableIdentifier table, String metadataLocation, String metadataJson) {
+      Warehouse warehouse,
+      TableIdentifier table,
+      String metadataLocation,
+      String metadataJson,
+      String etag) {
     String json = RestJson.loadTableResponse(metadataLocation, metadataJson);
     Response response =
         new Response(
             200,
-            Map.of("content-type", Response.JSON, ETags.HEADER, ETags.of(metadataLocation, TableEndpoints.SNAPSHOTS_ALL)),
+            Map.of("content-type", Response.JSON, ETags.HEADER, etag),
             json,
             Gzip.compress(json));
     responses.put(
-        warehouse, table, metadataLocation, response, json.length() + response.gzippedBody().length);
+        warehouse,
+        table,
+        metadataLocation,
+        response,
+        json.length() + response.gzippedBody().length);
     return response;
   }
 
-  private static String etagOf(Response response) {
-    return response.headers().get(ETags.HEADER);
+  private static String etagOf(String metadataLocation) {
+    return ETags.of(metadataLocation, TableEndpoints.SNAPSHOTS_ALL);
   }
 }
