@@ -2,10 +2,12 @@ package dev.puddle.bench;
 
 import dev.puddle.bench.measure.Budget;
 import dev.puddle.bench.measure.ColdInit;
+import dev.puddle.bench.process.PuddleTwin;
 import dev.puddle.bench.report.ArtifactSizes;
 import dev.puddle.bench.report.Machine;
 import dev.puddle.bench.report.OperationCosts;
 import dev.puddle.bench.report.Report;
+import dev.puddle.bench.report.RoundTrips;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -21,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.iceberg.IcebergBuild;
+import org.apache.iceberg.aws.s3.S3FileIO;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -177,6 +180,7 @@ public final class Benchmarks implements Callable<Integer> {
     try (Catalogs catalogs =
         Catalogs.start(twinJar, referenceConnections, pageSize, keepServerOutput, run)) {
       new SideBySide(settings, catalogs.puddle(), catalogs.reference(), report).run();
+      roundTrips(report, catalogs);
       if (only.contains(SideBySide.Part.COLD_INIT)) {
         coldInit(report, catalogs, benchTarget, run);
       }
@@ -193,6 +197,22 @@ public final class Benchmarks implements Callable<Integer> {
     Progress.report(
         "written to " + benchTarget.resolve("results.md") + "; logs in " + run.resolve("logs"));
     return 0;
+  }
+
+  /**
+   * One round trip of each kind every load pays some of, after the measurements, while the twin's
+   * PostgreSQL and S3 server are warm from them.
+   */
+  private static void roundTrips(Report report, Catalogs catalogs) {
+    Progress.report("measuring one round trip on loopback");
+    try (S3FileIO io = new S3FileIO()) {
+      io.initialize(catalogs.reference().clientProperties());
+      report.roundTrips(
+          RoundTrips.measure(
+              catalogs.twin().jdbcUrl("postgres"),
+              io,
+              "s3://" + PuddleTwin.BUCKET + "/bench-round-trip/object"));
+    }
   }
 
   /** The read handler's cold init, while the twin's PostgreSQL and S3 are up and otherwise idle. */

@@ -21,6 +21,7 @@ public final class Report {
   private final List<String> notes = new ArrayList<>();
   private List<Duration> coldInits = List.of();
   private OperationCosts costs;
+  private RoundTrips roundTrips;
   private List<ArtifactSizes.Artifact> artifacts = List.of();
 
   /** One commit configuration's rounds, for the lost-commit accounting. */
@@ -69,6 +70,10 @@ public final class Report {
     this.coldInits = List.copyOf(durations);
   }
 
+  public void roundTrips(RoundTrips roundTrips) {
+    this.roundTrips = roundTrips;
+  }
+
   public void costs(OperationCosts costs) {
     this.costs = costs;
   }
@@ -82,7 +87,11 @@ public final class Report {
     StringBuilder out = new StringBuilder();
     out.append("## Puddle side by side with Iceberg's reference REST server\n\n");
     out.append(setup).append("\n\n");
-    out.append("Machine: ").append(machine.describe()).append(".\n\n");
+    out.append("Machine: ").append(machine.describe()).append(".");
+    if (roundTrips != null) {
+      out.append(" One round trip after the run: ").append(roundTrips.describe()).append(".");
+    }
+    out.append("\n\n");
     out.append(
         "Ratios are Puddle/reference per round, then their median and spread (lowest–highest)."
             + " For latencies lower is better, for throughput higher is better. Absolute values"
