@@ -212,6 +212,9 @@ public final class Benchmarks implements Callable<Integer> {
               catalogs.twin().jdbcUrl("postgres"),
               io,
               "s3://" + PuddleTwin.BUCKET + "/bench-round-trip/object"));
+    } catch (RuntimeException e) {
+      Progress.report("round trips failed: " + e);
+      report.failed("round trips", e);
     }
   }
 

@@ -38,14 +38,14 @@ public record RoundTrips(double tcpEchoMicros, double selectOneMicros, double s3
 
   private static final Duration MEASURED = Duration.ofSeconds(3);
 
+  /** The size of the object read: about a small table's metadata file. */
+  private static final int OBJECT_BYTES = 2048;
+
   /** One round trip of a kind. */
   @FunctionalInterface
   private interface Trip {
     void run() throws IOException, SQLException;
   }
-
-  /** The size of the object read: about a small table's metadata file. */
-  private static final int OBJECT_BYTES = 2048;
 
   /**
    * Measures all three on loopback.
