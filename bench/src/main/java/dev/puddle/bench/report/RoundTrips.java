@@ -1,24 +1,22 @@
 package dev.puddle.bench.report;
 
+import dev.puddle.bench.measure.Budget;
 import dev.puddle.bench.measure.Latencies;
+import dev.puddle.core.metastore.PostgresConnections;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Properties;
 import org.apache.iceberg.io.FileIO;
-import org.postgresql.Driver;
 
 /**
  * What one round trip costs on this machine, measured after the run: a byte echoed over loopback
@@ -34,9 +32,9 @@ import org.postgresql.Driver;
  */
 public record RoundTrips(double tcpEchoMicros, double selectOneMicros, double s3ReadMicros) {
   /** Long enough for this JVM's side of each trip (the S3 client above all) to be compiled. */
-  private static final Duration WARM_UP = Duration.ofSeconds(10);
+  private static final Budget WARM_UP = new Budget(Duration.ofSeconds(10), 1, Integer.MAX_VALUE);
 
-  private static final Duration MEASURED = Duration.ofSeconds(3);
+  private static final Budget MEASURED = new Budget(Duration.ofSeconds(3), 1, Integer.MAX_VALUE);
 
   /** The size of the object read: about a small table's metadata file. */
   private static final int OBJECT_BYTES = 2048;
@@ -44,7 +42,7 @@ public record RoundTrips(double tcpEchoMicros, double selectOneMicros, double s3
   /** One round trip of a kind. */
   @FunctionalInterface
   private interface Trip {
-    void run() throws IOException, SQLException;
+    void run() throws Exception;
   }
 
   /**
@@ -57,10 +55,8 @@ public record RoundTrips(double tcpEchoMicros, double selectOneMicros, double s3
   public static RoundTrips measure(String jdbcUrl, FileIO io, String location) {
     try {
       return new RoundTrips(tcpEcho(), selectOne(jdbcUrl), s3Read(io, location));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (SQLException e) {
-      throw new IllegalStateException("SELECT 1 failed on " + jdbcUrl, e);
+    } catch (Exception e) {
+      throw new IllegalStateException("A round trip failed", e);
     }
   }
 
@@ -76,25 +72,25 @@ public record RoundTrips(double tcpEchoMicros, double selectOneMicros, double s3
         s3ReadMicros);
   }
 
-  private static double tcpEcho() throws IOException, SQLException {
+  private static double tcpEcho() throws Exception {
     try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      Thread echo =
-          Thread.ofPlatform()
-              .daemon()
-              .name("round-trip-echo")
-              .start(
-                  () -> {
-                    try (Socket peer = server.accept()) {
-                      peer.setTcpNoDelay(true);
-                      InputStream in = peer.getInputStream();
-                      OutputStream out = peer.getOutputStream();
-                      for (int b = in.read(); b >= 0; b = in.read()) {
-                        out.write(b);
-                      }
-                    } catch (IOException e) {
-                      // the measuring side closed: nothing left to echo
-                    }
-                  });
+      // echoes until the measuring side closes its end
+      Thread.ofPlatform()
+          .daemon()
+          .name("round-trip-echo")
+          .start(
+              () -> {
+                try (Socket peer = server.accept()) {
+                  peer.setTcpNoDelay(true);
+                  InputStream in = peer.getInputStream();
+                  OutputStream out = peer.getOutputStream();
+                  for (int b = in.read(); b >= 0; b = in.read()) {
+                    out.write(b);
+                  }
+                } catch (IOException e) {
+                  // the measuring side went away: nothing left to echo
+                }
+              });
       try (Socket client = new Socket(server.getInetAddress(), server.getLocalPort())) {
         client.setTcpNoDelay(true);
         InputStream in = client.getInputStream();
@@ -106,17 +102,13 @@ public record RoundTrips(double tcpEchoMicros, double selectOneMicros, double s3
                 throw new IOException("The echo closed its connection");
               }
             });
-      } finally {
-        echo.interrupt();
       }
     }
   }
 
-  private static double selectOne(String jdbcUrl) throws SQLException, IOException {
-    Properties properties = new Properties();
-    properties.setProperty("user", "postgres");
-    properties.setProperty("prepareThreshold", "0"); // as Puddle's connections
-    try (Connection connection = new Driver().connect(jdbcUrl, properties)) {
+  private static double selectOne(String jdbcUrl) throws Exception {
+    // the connection Puddle opens: no server-side prepared statements, nothing set on the session
+    try (Connection connection = PostgresConnections.factory(jdbcUrl, "postgres", null).open()) {
       return medianMicros(
           () -> {
             try (PreparedStatement statement = connection.prepareStatement("SELECT 1");
@@ -127,7 +119,7 @@ public record RoundTrips(double tcpEchoMicros, double selectOneMicros, double s3
     }
   }
 
-  private static double s3Read(FileIO io, String location) throws IOException, SQLException {
+  private static double s3Read(FileIO io, String location) throws Exception {
     try (OutputStream out = io.newOutputFile(location).createOrOverwrite()) {
       out.write(new byte[OBJECT_BYTES]);
     }
@@ -146,14 +138,14 @@ public record RoundTrips(double tcpEchoMicros, double selectOneMicros, double s3
   }
 
   /** Runs {@code trip} for the warm-up, then times each trip for the measured span. */
-  private static double medianMicros(Trip trip) throws IOException, SQLException {
-    long warmUpEnd = System.nanoTime() + WARM_UP.toNanos();
-    while (System.nanoTime() < warmUpEnd) {
+  private static double medianMicros(Trip trip) throws Exception {
+    long warmUpStart = System.nanoTime();
+    for (int done = 0; WARM_UP.more(warmUpStart, done); done++) {
       trip.run();
     }
     List<Long> nanos = new ArrayList<>();
-    long end = System.nanoTime() + MEASURED.toNanos();
-    while (System.nanoTime() < end) {
+    long started = System.nanoTime();
+    while (MEASURED.more(started, nanos.size())) {
       long start = System.nanoTime();
       trip.run();
       nanos.add(System.nanoTime() - start);
