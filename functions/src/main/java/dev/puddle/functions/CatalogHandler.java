@@ -53,6 +53,25 @@ public final class CatalogHandler implements RequestStreamHandler, Resource {
     Core.getGlobalContext().register(this);
   }
 
+  /**
+   * The local twin's handler: every HTTP group, wired from {@code parts} as a function is from its
+   * environment, and taken once through SnapStart's hooks (primed, then restored) before it serves,
+   * so the twin runs the path a deployed function's snapshot runs.
+   */
+  public static CatalogHandler primed(CatalogWiring.Parts parts) {
+    CatalogHandler handler = new CatalogHandler(CatalogWiring.of(parts));
+    handler.wiring.beforeCheckpoint();
+    handler.wiring.afterRestore();
+    return handler;
+  }
+
+  /** Closes the handler's metastore connections: the twin, when it stops. */
+  public void close() {
+    if (wiring != null) {
+      wiring.database().close();
+    }
+  }
+
   @Override
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {

@@ -1,7 +1,5 @@
 package dev.puddle.functions;
 
-import dev.puddle.core.access.AccessQuery;
-import dev.puddle.core.access.GrantedDataAccess;
 import dev.puddle.core.access.Principals;
 import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.auth.JwtAuthenticator;
@@ -11,29 +9,88 @@ import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.vending.CredentialCache;
-import dev.puddle.core.vending.CredentialVending;
+import dev.puddle.core.purge.PurgeQueue;
+import dev.puddle.core.storage.Storage;
+import dev.puddle.core.vending.CredentialVendor;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.function.Function;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 
 /**
- * The parts of a catalog function built once per execution environment from its environment
- * variables: the function itself, and what its SnapStart hooks prime and reset (connections, cached
- * logins, vended credentials). Nothing here opens a connection or calls AWS: that happens on the
- * first request.
+ * The parts of a catalog function built once per execution environment: the function itself, and
+ * what its SnapStart hooks prime and reset (connections, cached logins, vended credentials). A
+ * function reads its {@link Parts} from its environment variables; the local twin gives its own.
+ * Nothing here opens a connection or calls AWS: that happens on the first request.
  */
-record CatalogWiring(
+public record CatalogWiring(
     CatalogFunction function,
     Priming priming,
+    CatalogApi api,
     Database database,
     DatabaseCredentials credentials,
-    JwtAuthenticator authenticator,
-    TokenEndpoint tokens,
-    CredentialVending vending) {
+    JwtAuthenticator authenticator) {
   private static final Set<FunctionGroup> HTTP_GROUPS =
       EnumSet.of(FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN);
+
+  /**
+   * What a catalog function is made of, however its settings were read. The metastore's
+   * connections are opened through a gate that priming shuts; the parts that read the metastore
+   * are made over the function's own {@link Database}.
+   *
+   * @param tokens the token endpoint over the function's database, or null if it issues none
+   * @param purgeQueue where drops with purge send their jobs, or null: the sweep sends them
+   * @param credentialVendor what vends storage credentials, or null: none are vended
+   */
+  public record Parts(
+      Set<FunctionGroup> groups,
+      CatalogApi.Settings settings,
+      Database.ConnectionFactory connections,
+      int maxConnections,
+      DatabaseCredentials credentials,
+      Storage storage,
+      Function<Database, JwtAuthenticator> authenticator,
+      Function<Database, TokenEndpoint> tokens,
+      PurgeQueue purgeQueue,
+      CredentialVendor credentialVendor,
+      Duration requestTimeout,
+      Duration deadlineMargin,
+      int gzipMinBytes,
+      RequestLog log) {
+    public Parts {
+      groups = Set.copyOf(groups);
+    }
+
+    /** Every HTTP group at once, with API Gateway's limits, logging to standard output: the twin. */
+    public static Parts allGroups(
+        CatalogApi.Settings settings,
+        Database.ConnectionFactory connections,
+        int maxConnections,
+        Storage storage,
+        Function<Database, JwtAuthenticator> authenticator,
+        Function<Database, TokenEndpoint> tokens,
+        PurgeQueue purgeQueue,
+        CredentialVendor credentialVendor) {
+      return new Parts(
+          HTTP_GROUPS,
+          settings,
+          connections,
+          maxConnections,
+          DatabaseCredentials.fixed(null, null),
+          storage,
+          authenticator,
+          tokens,
+          purgeQueue,
+          credentialVendor,
+          Duration.ofSeconds(30),
+          Duration.ofSeconds(2),
+          ResponseEncoding.DEFAULT_MIN_BYTES,
+          new RequestLog("Puddle", System.out));
+    }
+  }
 
   static CatalogWiring fromEnvironment(Map<String, String> variables) {
     Environment env = new Environment(variables);
@@ -43,52 +100,66 @@ record CatalogWiring(
           "The catalog handler serves the read, write, token and admin groups, not " + group);
     }
     DatabaseCredentials credentials = env.credentials();
-    ConnectionGate gate = new ConnectionGate(env.connections(credentials));
-    Database database = new Database(gate, env.maxConnections());
     AuthEnvironment auth = new AuthEnvironment(variables);
-    // every request but the probes and the token endpoint carries a token of a trusted issuer
-    JwtAuthenticator authenticator = auth.authenticator(database);
-    TokenEndpoint tokens =
-        group == FunctionGroup.TOKEN
-            ? new TokenEndpoint(
-                auth.tokenIssuer(database, env.secretsManager()),
-                new Principals(database),
-                auth.ownTokens(database))
-            : null;
-    CredentialVending vending =
-        new CredentialVending(
-            new CredentialCache(
-                env.credentialVendor(() -> DefaultCredentialsProvider.builder().build()),
-                Clock.systemUTC()),
-            new GrantedDataAccess(new AccessQuery(database)));
-    CatalogApi api =
-        new CatalogApi(
+    return of(
+        new Parts(
+            EnumSet.of(group),
             new CatalogApi.Settings(
                 env.realm(), env.defaultWarehouse(), env.idempotencyKeyLifetime()),
-            database,
+            env.connections(credentials),
+            env.maxConnections(),
+            credentials,
             env.storage(),
+            // every request but the probes and the token endpoint carries a token of a trusted
+            // issuer
+            auth::authenticator,
+            database ->
+                group == FunctionGroup.TOKEN
+                    ? new TokenEndpoint(
+                        auth.tokenIssuer(database, env.secretsManager()),
+                        new Principals(database),
+                        auth.ownTokens(database))
+                    : null,
             PurgeEnvironment.queueOrNull(variables),
-            authenticator,
-            tokens,
-            vending);
+            env.credentialVendor(() -> DefaultCredentialsProvider.builder().build()),
+            env.requestTimeout(),
+            env.deadlineMargin(),
+            env.gzipMinBytes(),
+            new RequestLog(env.metricsNamespace(), System.out)));
+  }
+
+  /** The one place a catalog function's object graph is built. */
+  public static CatalogWiring of(Parts parts) {
+    ConnectionGate gate = new ConnectionGate(parts.connections());
+    Database database = new Database(gate, parts.maxConnections());
+    JwtAuthenticator authenticator = parts.authenticator().apply(database);
+    CatalogApi api =
+        CatalogApi.builder(parts.settings(), database, parts.storage())
+            .authenticator(authenticator)
+            .purgeQueue(parts.purgeQueue())
+            .tokens(parts.tokens().apply(database))
+            .credentialVendor(
+                parts.credentialVendor() == null
+                    ? null
+                    : new CredentialCache(parts.credentialVendor(), Clock.systemUTC()))
+            .build();
     CatalogFunction function =
         new CatalogFunction(
             api,
             new CatalogFunction.Options(
-                EnumSet.of(group),
-                env.realm(),
-                env.requestTimeout(),
-                env.deadlineMargin(),
-                env.gzipMinBytes()),
-            new RequestLog(env.metricsNamespace(), System.out));
+                parts.groups(),
+                parts.settings().realm(),
+                parts.requestTimeout(),
+                parts.deadlineMargin(),
+                parts.gzipMinBytes()),
+            parts.log());
     return new CatalogWiring(
         function,
-        new Priming(function, EnumSet.of(group), gate, authenticator, env.realm()),
+        new Priming(function, parts.groups(), gate, authenticator, parts.settings().realm()),
+        api,
         database,
-        credentials,
-        authenticator,
-        tokens,
-        vending);
+        parts.credentials(),
+        authenticator);
   }
 
   /** SnapStart, before the snapshot: prime, and hold no connection in it. */
@@ -108,13 +179,8 @@ record CatalogWiring(
    * vended credentials and AWS credentials belong to another time, so drop them.
    */
   void afterRestore() {
-    database.closeIdleConnections();
+    api.afterRestore();
     credentials.forget();
-    authenticator.clear();
-    if (tokens != null) {
-      tokens.clear();
-    }
-    vending.forget();
     function.restored();
   }
 }

@@ -49,12 +49,7 @@ class KeepAliveTest {
     storage = Storage.s3Compatible("http://127.0.0.1:9", "us-east-1", "key", "secret");
     function =
         new CatalogFunction(
-            new CatalogApi(
-                new CatalogApi.Settings("acme", "wh"),
-                database,
-                storage,
-                null,
-                RootCaller.of("acme")),
+            CatalogApi.builder(new CatalogApi.Settings("acme", "wh"), database, storage).authenticator(RootCaller.of("acme")).build(),
             new CatalogFunction.Options(
                 EnumSet.of(FunctionGroup.WRITE),
                 "acme",

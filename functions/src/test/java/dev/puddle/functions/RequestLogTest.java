@@ -49,8 +49,7 @@ class RequestLogTest {
             1);
     storage = Storage.s3Compatible("http://127.0.0.1:9", "us-east-1", "key", "secret");
     CatalogApi api =
-        new CatalogApi(
-            new CatalogApi.Settings("acme", "wh"), database, storage, null, RootCaller.of("acme"));
+        CatalogApi.builder(new CatalogApi.Settings("acme", "wh"), database, storage).authenticator(RootCaller.of("acme")).build();
     function =
         new CatalogFunction(
             api,
@@ -127,13 +126,8 @@ class RequestLogTest {
     // an issuer with its key in memory, binding its tokens to the realm "tenant-b"
     PrimingIssuer issuer = PrimingIssuer.generate("tenant-b", Clock.systemUTC());
     CatalogApi api =
-        new CatalogApi(
-            new CatalogApi.Settings("acme", "wh"),
-            database,
-            storage,
-            null,
-            new JwtAuthenticator(
-                List.of(issuer.trusted()), JwtAuthenticator.DEFAULT_CLOCK_SKEW, Clock.systemUTC()));
+        CatalogApi.builder(new CatalogApi.Settings("acme", "wh"), database, storage).authenticator(new JwtAuthenticator(
+                List.of(issuer.trusted()), JwtAuthenticator.DEFAULT_CLOCK_SKEW, Clock.systemUTC())).build();
     CatalogFunction authenticating =
         new CatalogFunction(
             api,

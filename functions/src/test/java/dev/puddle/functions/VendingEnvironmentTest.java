@@ -1,11 +1,11 @@
 package dev.puddle.functions;
 
+import dev.puddle.core.access.AccessLevel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.puddle.core.api.TestClock;
 import dev.puddle.core.metastore.Warehouse;
-import dev.puddle.core.vending.AccessLevel;
 import dev.puddle.core.vending.CredentialScope;
 import dev.puddle.core.vending.CredentialVendor;
 import dev.puddle.core.vending.SessionRequest;

@@ -1,7 +1,5 @@
 package dev.puddle.local;
 
-import dev.puddle.core.access.AccessQuery;
-import dev.puddle.core.access.GrantedDataAccess;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.MetastoreKeySet;
 import dev.puddle.core.auth.TokenEndpoint;
@@ -19,8 +17,8 @@ import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.CredentialCache;
 import dev.puddle.core.vending.CredentialVendor;
-import dev.puddle.core.vending.CredentialVending;
 import dev.puddle.functions.CatalogHandler;
+import dev.puddle.functions.CatalogWiring;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -86,6 +84,7 @@ public final class LocalTwin implements AutoCloseable {
   private final Database database;
   private final Storage storage;
   private final CredentialVendor vendor;
+  private final CatalogHandler handler;
   private final HttpFront http;
   private final InFlight inFlight;
   private final RealmBootstrap.Result root;
@@ -98,6 +97,7 @@ public final class LocalTwin implements AutoCloseable {
       Database database,
       Storage storage,
       CredentialVendor vendor,
+      CatalogHandler handler,
       HttpFront http,
       InFlight inFlight,
       RealmBootstrap.Result root) {
@@ -108,6 +108,7 @@ public final class LocalTwin implements AutoCloseable {
     this.database = database;
     this.storage = storage;
     this.vendor = vendor;
+    this.handler = handler;
     this.http = http;
     this.inFlight = inFlight;
     this.root = root;
@@ -153,33 +154,30 @@ public final class LocalTwin implements AutoCloseable {
               TokenIssuer.Settings.DEFAULT_ISSUER,
               TokenIssuer.Settings.DEFAULT_AUDIENCE,
               TokenIssuer.Settings.DEFAULT_LIFETIME);
-      SigningKeys published = new SigningKeys(database);
-      JwtAuthenticator ownTokens =
-          new JwtAuthenticator(
-              List.of(
-                  new TrustedIssuer(
-                      tokenSettings.verification(), new MetastoreKeySet(published))),
-              JwtAuthenticator.DEFAULT_CLOCK_SKEW,
-              Clock.systemUTC());
-      TokenEndpoint tokens =
-          new TokenEndpoint(
-              new TokenIssuer(
-                  tokenSettings, LocalSigningKeys.in(data), published, Clock.systemUTC()),
-              new Principals(database),
-              ownTokens);
+      LocalSigningKeys signingKeys = LocalSigningKeys.in(data);
       CredentialVendor vendor =
           new CredentialCache(
               new LocalCredentialVendor(s3, VENDED_CREDENTIALS_LIFETIME), Clock.systemUTC());
+      // the same wiring, hooks and priming as a deployed function, over the twin's parts
       CatalogHandler handler =
-          new CatalogHandler(
-              new CatalogApi(
+          CatalogHandler.primed(
+              CatalogWiring.Parts.allGroups(
                   new CatalogApi.Settings(REALM, WAREHOUSE),
-                  database,
+                  connections,
+                  CONNECTIONS,
                   storage,
+                  catalogDatabase -> ownTokens(tokenSettings, catalogDatabase),
+                  catalogDatabase ->
+                      new TokenEndpoint(
+                          new TokenIssuer(
+                              tokenSettings,
+                              signingKeys,
+                              new SigningKeys(catalogDatabase),
+                              Clock.systemUTC()),
+                          new Principals(catalogDatabase),
+                          ownTokens(tokenSettings, catalogDatabase)),
                   purge.queue(),
-                  ownTokens,
-                  tokens,
-                  new CredentialVending(vendor, new GrantedDataAccess(new AccessQuery(database)))));
+                  vendor));
       InFlight inFlight = new InFlight();
       HttpFront http =
           HttpFront.start(
@@ -195,6 +193,7 @@ public final class LocalTwin implements AutoCloseable {
           database,
           storage,
           vendor,
+          handler,
           http,
           inFlight,
           root);
@@ -211,6 +210,16 @@ public final class LocalTwin implements AutoCloseable {
       postgres.close();
       throw e;
     }
+  }
+
+  /** The twin's issuer: tokens it signed, with a key the metastore publishes. */
+  private static JwtAuthenticator ownTokens(TokenIssuer.Settings settings, Database database) {
+    return new JwtAuthenticator(
+        List.of(
+            new TrustedIssuer(
+                settings.verification(), new MetastoreKeySet(new SigningKeys(database)))),
+        JwtAuthenticator.DEFAULT_CLOCK_SKEW,
+        Clock.systemUTC());
   }
 
   /** The catalog URI engines use. */
@@ -285,6 +294,7 @@ public final class LocalTwin implements AutoCloseable {
     }
     http.close();
     closeQuietly(purge);
+    handler.close();
     database.close();
     closeQuietly(connections);
     storage.close();

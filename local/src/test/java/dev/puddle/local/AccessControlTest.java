@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.puddle.core.access.AccessQuery;
+import dev.puddle.core.metastore.access.AccessQuery;
 import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.access.Principals;
@@ -740,15 +740,10 @@ class AccessControlTest {
   /** A catalog whose requests {@code caller} sends, honouring idempotency keys if asked to. */
   private CatalogApi api(Caller caller, boolean idempotencyKeys) {
     Authenticator authenticator = request -> caller;
-    return new CatalogApi(
-        new CatalogApi.Settings(
+    return CatalogApi.builder(new CatalogApi.Settings(
             LocalTwin.REALM,
             warehouse,
-            idempotencyKeys ? CatalogApi.Settings.DEFAULT_IDEMPOTENCY_KEY_LIFETIME : null),
-        TestTwin.get().database(),
-        TestTwin.get().storage(),
-        null,
-        authenticator);
+            idempotencyKeys ? CatalogApi.Settings.DEFAULT_IDEMPOTENCY_KEY_LIFETIME : null), TestTwin.get().database(), TestTwin.get().storage()).authenticator(authenticator).build();
   }
 
   private Response admin(Route route, Map<String, String> path, String body) {

@@ -1,7 +1,7 @@
 package dev.puddle.local;
 
-import dev.puddle.core.access.AccessQuery;
-import dev.puddle.core.access.GrantedDataAccess;
+import dev.puddle.core.access.AccessLevel;
+import dev.puddle.core.api.Privilege;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,7 +13,6 @@ import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.rest.RestJson;
 import dev.puddle.core.storage.Storage;
-import dev.puddle.core.vending.AccessLevel;
 import dev.puddle.core.vending.CredentialCache;
 import dev.puddle.core.vending.CredentialScope;
 import dev.puddle.core.vending.CredentialVending;
@@ -182,11 +181,17 @@ class CredentialVendingTest {
 
   @Test
   void stsSessionsAreScopedToTheCallersAccess() throws Exception {
-    AtomicReference<AccessLevel> access = new AtomicReference<>(AccessLevel.WRITE);
     StsTestEndpoint sts = StsTestEndpoint.start(new TestClock(Instant.now()));
     closing.add(sts);
     String warehouse = TestTwin.newWarehouse("sts");
-    String uri = stsCatalog(sts, access);
+    Grantee caller =
+        Grantee.in(
+            warehouse,
+            Privilege.NAMESPACE_CREATE,
+            Privilege.TABLE_CREATE,
+            Privilege.TABLE_WRITE_PROPERTIES,
+            Privilege.TABLE_WRITE_DATA);
+    String uri = stsCatalog(sts, caller);
     RESTCatalog engine = client(uri, warehouse, Map.of(DELEGATION, "vended-credentials"));
     engine.createNamespace(NS);
 
@@ -199,7 +204,7 @@ class CredentialVendingTest {
     assertThat(sts.calls()).hasSize(1);
     StsTestEndpoint.AssumeRole writer = sts.calls().get(0);
     assertThat(writer.roleArn()).isEqualTo(ROLE);
-    assertThat(writer.sessionName()).isEqualTo("puddle@default@root");
+    assertThat(writer.sessionName()).startsWith("puddle@default@grantee-");
     assertThat(writer.durationSeconds()).isEqualTo(3600);
     Map<String, String> properties = Map.of("write.data.path", "s3://bulk/orders");
     assertThat(JSON.readTree(writer.policy()))
@@ -214,7 +219,8 @@ class CredentialVendingTest {
         .containsEntry("s3.session-token", "token-1")
         .containsEntry("client.region", "us-east-1");
 
-    access.set(AccessLevel.READ);
+    caller.revoke(Privilege.TABLE_WRITE_DATA);
+    caller.grant(Privilege.TABLE_READ_DATA);
     Table loaded = engine.loadTable(ORDERS);
 
     assertThat(sts.calls()).hasSize(2);
@@ -234,16 +240,23 @@ class CredentialVendingTest {
 
   @Test
   void aCallerWithoutDataAccessGetsNoCredentialsAndChangesNothing() {
-    AtomicReference<AccessLevel> access = new AtomicReference<>(AccessLevel.WRITE);
     StsTestEndpoint sts = StsTestEndpoint.start(new TestClock(Instant.now()));
     closing.add(sts);
     String warehouse = TestTwin.newWarehouse("sts");
-    String uri = stsCatalog(sts, access);
+    Grantee caller =
+        Grantee.in(
+            warehouse,
+            Privilege.NAMESPACE_CREATE,
+            Privilege.TABLE_CREATE,
+            Privilege.TABLE_LIST,
+            Privilege.TABLE_READ_PROPERTIES,
+            Privilege.TABLE_WRITE_DATA);
+    String uri = stsCatalog(sts, caller);
     RESTCatalog engine = client(uri, warehouse, Map.of(DELEGATION, "vended-credentials"));
     RESTCatalog metadataOnly = client(uri, warehouse, Map.of());
     engine.createNamespace(NS);
     engine.createTable(ORDERS, SCHEMA);
-    access.set(AccessLevel.NONE);
+    caller.revoke(Privilege.TABLE_WRITE_DATA);
 
     assertThatThrownBy(() -> engine.loadTable(ORDERS))
         .isInstanceOf(ForbiddenException.class)
@@ -414,9 +427,9 @@ class CredentialVendingTest {
     StsCredentialVendor withoutRole =
         new StsCredentialVendor(sts::client, null, Duration.ofHours(1), "us-east-1");
     RESTCatalog onAws =
-        client(serve(vendingCatalog(aws, withRole, AccessLevel.WRITE)), warehouse, Map.of());
+        client(serve(vendingCatalog(aws, withRole)), warehouse, Map.of());
     RESTCatalog onAwsWithoutRole =
-        client(serve(vendingCatalog(aws, withoutRole, AccessLevel.WRITE)), warehouse, Map.of());
+        client(serve(vendingCatalog(aws, withoutRole)), warehouse, Map.of());
 
     assertThat(onAws.properties()).containsEntry(DELEGATION, "vended-credentials");
     assertThat(onAwsWithoutRole.properties()).doesNotContainKey(DELEGATION);
@@ -435,15 +448,7 @@ class CredentialVendingTest {
   private static CatalogHandler twinHandler(String warehouse) {
     CatalogHandler handler =
         new CatalogHandler(
-            new CatalogApi(
-                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                TestTwin.get().database(),
-                TestTwin.get().storage(),
-                null,
-                RootCaller.of(LocalTwin.REALM),
-                null,
-                new CredentialVending(
-                    TestTwin.get().credentialVendor(), new GrantedDataAccess(new AccessQuery(TestTwin.get().database())))));
+            CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), TestTwin.get().database(), TestTwin.get().storage()).authenticator(RootCaller.of(LocalTwin.REALM)).credentialVendor(TestTwin.get().credentialVendor()).build());
     Invocations.invoke(
         handler,
         Invocations.event(
@@ -493,33 +498,33 @@ class CredentialVendingTest {
     return catalog;
   }
 
-  /** A catalog over the twin's metastore and S3 whose credentials come from STS. */
-  private String stsCatalog(StsTestEndpoint sts, AtomicReference<AccessLevel> access) {
+  /**
+   * A catalog over the twin's metastore and S3 whose credentials come from STS, serving {@code
+   * caller}'s requests.
+   */
+  private String stsCatalog(StsTestEndpoint sts, Grantee caller) {
     return serve(
-        new CatalogApi(
-            new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE),
-            TestTwin.get().database(),
-            TestTwin.get().storage(),
-            null,
-            RootCaller.of(LocalTwin.REALM),
-            null,
-            new CredentialVending(
+        CatalogApi.builder(
+                new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE),
+                TestTwin.get().database(),
+                TestTwin.get().storage())
+            .authenticator(caller.authenticator())
+            .credentialVendor(
                 new CredentialCache(
                     new StsCredentialVendor(sts::client, ROLE, Duration.ofHours(1), "us-east-1"),
-                    Clock.systemUTC()),
-                (caller, warehouse, table) -> access.get())));
+                    Clock.systemUTC()))
+            .build());
   }
 
-  private static CatalogApi vendingCatalog(
-      Storage storage, StsCredentialVendor vendor, AccessLevel access) {
-    return new CatalogApi(
-        new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE),
-        TestTwin.get().database(),
-        storage,
-        null,
-        RootCaller.of(LocalTwin.REALM),
-        null,
-        new CredentialVending(vendor, (caller, warehouse, table) -> access));
+  /** A catalog serving root's requests over {@code storage}, vending from {@code vendor}. */
+  private static CatalogApi vendingCatalog(Storage storage, StsCredentialVendor vendor) {
+    return CatalogApi.builder(
+            new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE),
+            TestTwin.get().database(),
+            storage)
+        .authenticator(RootCaller.of(LocalTwin.REALM))
+        .credentialVendor(vendor)
+        .build();
   }
 
   private String serve(CatalogApi api) {

@@ -64,12 +64,7 @@ class DataApiCostTest {
     connections = TWIN.dataApi().connections();
     database = new Database(connections, 2);
     CatalogApi api =
-        new CatalogApi(
-            new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null),
-            database,
-            TWIN.local().storage(),
-            null,
-            RootCaller.of(LocalTwin.REALM));
+        CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null), database, TWIN.local().storage()).authenticator(RootCaller.of(LocalTwin.REALM)).build();
     server =
         HttpFront.start(
             "127.0.0.1", 0, 1, new ApiGatewayBridge(new CatalogHandler(api), new InFlight()));

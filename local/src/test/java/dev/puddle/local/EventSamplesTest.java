@@ -1,7 +1,5 @@
 package dev.puddle.local;
 
-import dev.puddle.core.access.AccessQuery;
-import dev.puddle.core.access.GrantedDataAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,6 +19,7 @@ import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.auth.TokenIssuer;
 import dev.puddle.core.auth.TrustedIssuer;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouse;
@@ -105,13 +104,7 @@ class EventSamplesTest {
             Clock.systemUTC());
     handler =
         new CatalogHandler(
-            new CatalogApi(
-                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                database,
-                TestTwin.get().storage(),
-                null,
-                RootCaller.of(LocalTwin.REALM),
-                new TokenEndpoint(
+            CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), database, TestTwin.get().storage()).authenticator(RootCaller.of(LocalTwin.REALM)).tokens(new TokenEndpoint(
                     new TokenIssuer(
                         tokenSettings,
                         () -> signingKeys,
@@ -122,9 +115,7 @@ class EventSamplesTest {
                         id.equals("spark-etl") && secret.equals("sample-secret-not-real")
                             ? Optional.of(new PrincipalRef(LocalTwin.REALM, "spark"))
                             : Optional.empty(),
-                    ownTokens),
-                new CredentialVending(
-                    TestTwin.get().credentialVendor(), new GrantedDataAccess(new AccessQuery(TestTwin.get().database())))));
+                    ownTokens)).credentialVendor(TestTwin.get().credentialVendor()).build());
   }
 
   @Test
@@ -384,8 +375,9 @@ class EventSamplesTest {
   void aTwoLevelNamespaceArrivesWithTheRawSeparator() {
     Warehouse target = new Warehouses(TestTwin.get().database()).get(LocalTwin.REALM, warehouse);
     Namespaces namespaces = new Namespaces(TestTwin.get().database());
-    namespaces.create(target, Namespace.of("sales"), Map.of());
-    namespaces.create(target, Namespace.of("sales", "eu"), Map.of("region", "eu-west-1"));
+    namespaces.create(target, Namespace.of("sales"), Map.of(), IdempotencyMark.NONE);
+    namespaces.create(
+        target, Namespace.of("sales", "eu"), Map.of("region", "eu-west-1"), IdempotencyMark.NONE);
 
     Answer answer = send(sample("loadNamespaceMetadata"));
 

@@ -71,12 +71,7 @@ class LockedCommitTest {
     s3 = S3Counter.start(URI.create(twin.s3Endpoint()));
     storage = s3.storage();
     CatalogApi api =
-        new CatalogApi(
-            new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null),
-            twin.database(),
-            storage,
-            null,
-            RootCaller.of(LocalTwin.REALM));
+        CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null), twin.database(), storage).authenticator(RootCaller.of(LocalTwin.REALM)).build();
     endpoint = TestEndpoint.start(new CatalogHandler(api));
   }
 

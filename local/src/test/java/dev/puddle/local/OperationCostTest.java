@@ -55,6 +55,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.apache.iceberg.io.SupportsStorageCredentials;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
@@ -104,12 +105,13 @@ class OperationCostTest {
     // without idempotency keys, which Iceberg's client sends once /v1/config advertises them:
     // this measures the operations themselves (a key adds three statements to a mutation)
     CatalogApi api =
-        new CatalogApi(
-            new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null),
-            database,
-            storage,
-            null,
-            RootCaller.of(LocalTwin.REALM));
+        CatalogApi.builder(
+                new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null),
+                database,
+                storage)
+            .authenticator(RootCaller.of(LocalTwin.REALM))
+            .credentialVendor(twin.credentialVendor())
+            .build();
     handler = new MeasuringHandler(new CatalogHandler(api), sql, s3);
     server = HttpFront.start("127.0.0.1", 0, 1, new ApiGatewayBridge(handler, new InFlight()));
   }
@@ -244,15 +246,44 @@ class OperationCostTest {
     }
   }
 
+  /**
+   * A load that asks for vended credentials (PyIceberg's default) costs the same one statement:
+   * the caller's access read with the table's row decides both the load and the credentials.
+   */
+  @Test
+  void aLoadWithVendedCredentialsIsOneStatementToo() throws IOException {
+    String warehouse = TestTwin.newWarehouse("cost-vended");
+    TableIdentifier identifier = TableIdentifier.of(Namespace.of("sales"), "orders");
+    try (RESTCatalog catalog =
+        client(
+            warehouse, Map.of("header.X-Iceberg-Access-Delegation", "vended-credentials"))) {
+      catalog.createNamespace(identifier.namespace());
+      catalog.createTable(
+          identifier, new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
+
+      handler.clear();
+      Table table = catalog.loadTable(identifier);
+      Call load = handler.only(Route.LOAD_TABLE);
+      System.out.println(load.line("loadTable with vended credentials"));
+
+      assertThat(((SupportsStorageCredentials) table.io()).credentials()).hasSize(1);
+      assertThat(load.sql()).as(load.describe()).hasSize(1);
+      assertThat(load.sql().get(0)).contains("FROM caller_access_and_object(");
+      assertThat(load.roundTrips()).isEqualTo(1);
+      assertThat(load.s3()).as(load.describe()).isEmpty();
+    }
+  }
+
   private RESTCatalog client(String warehouse) {
+    return client(warehouse, Map.of());
+  }
+
+  private RESTCatalog client(String warehouse, Map<String, String> extra) {
     // The engine reaches S3 directly, not through the counting forwarder the catalog uses.
-    return TestTwin.restCatalog(
-        warehouse,
-        Map.of(
-            CatalogProperties.URI,
-            server.uri(),
-            S3FileIOProperties.ENDPOINT,
-            TestTwin.get().s3Endpoint()));
+    Map<String, String> properties = new java.util.HashMap<>(extra);
+    properties.put(CatalogProperties.URI, server.uri());
+    properties.put(S3FileIOProperties.ENDPOINT, TestTwin.get().s3Endpoint());
+    return TestTwin.restCatalog(warehouse, properties);
   }
 
   private static Map<S3Kind, Integer> kinds(S3Kind kind, int count) {

@@ -165,12 +165,7 @@ class PurgeBenchmark {
   private static UUID drop(LocalTwin twin, String warehouse, TableIdentifier id) {
     AtomicReference<UUID> sent = new AtomicReference<>();
     CatalogApi api =
-        new CatalogApi(
-            new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-            twin.database(),
-            twin.storage(),
-            (job, delay) -> sent.set(job),
-            RootCaller.of(LocalTwin.REALM));
+        CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), twin.database(), twin.storage()).purgeQueue((job, delay) -> sent.set(job)).authenticator(RootCaller.of(LocalTwin.REALM)).build();
     api.handle(
         new Request(
             Route.DROP_TABLE,

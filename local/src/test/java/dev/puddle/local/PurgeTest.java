@@ -622,12 +622,7 @@ class PurgeTest {
   /** Drops a table with purge through a catalog whose purge jobs go to {@code queue}. */
   private void drop(TableIdentifier id, PurgeQueue queue) {
     CatalogApi api =
-        new CatalogApi(
-            new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-            TestTwin.get().database(),
-            TestTwin.get().storage(),
-            queue,
-            RootCaller.of(LocalTwin.REALM));
+        CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), TestTwin.get().database(), TestTwin.get().storage()).purgeQueue(queue).authenticator(RootCaller.of(LocalTwin.REALM)).build();
     Response response =
         api.handle(
             new Request(

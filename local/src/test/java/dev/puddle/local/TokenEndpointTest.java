@@ -128,18 +128,11 @@ class TokenEndpointTest {
     SigningKeys published = new SigningKeys(metastore.database());
     JwtAuthenticator puddleTokens = verifier(settings);
     CatalogApi api =
-        new CatalogApi(
-            new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-            metastore.database(),
-            TestTwin.get().storage(),
-            null,
-            puddleTokens,
-            new TokenEndpoint(
+        CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), metastore.database(), TestTwin.get().storage()).authenticator(puddleTokens).tokens(new TokenEndpoint(
                 new TokenIssuer(
                     settings, new SecretsManagerKeySet(ARN, secrets::client), published, clock),
                 CLIENTS,
-                verifier(settings)),
-            CredentialVending.disabled());
+                verifier(settings))).build();
     // built after the streams are captured: the request log writes to the System.out of then
     endpoint = TestEndpoint.start(new CatalogHandler(api));
   }

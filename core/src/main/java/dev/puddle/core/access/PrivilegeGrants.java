@@ -129,7 +129,7 @@ public final class PrivilegeGrants {
     Securable.Kind kind = grant.securable().kind();
     boolean grantable =
         switch (grant.privilege().level()) {
-          case NONE, SERVICE -> false;
+          case SERVICE -> false;
           case CATALOG -> kind == Securable.Kind.CATALOG;
           case NAMESPACE -> kind == Securable.Kind.CATALOG || kind == Securable.Kind.NAMESPACE;
           case TABLE -> kind != Securable.Kind.VIEW;

@@ -14,8 +14,6 @@ import java.util.Set;
  * every privilege on namespaces, tables and views.
  */
 public enum Privilege {
-  /** No privilege: probes and the token endpoint. */
-  NONE(Level.NONE),
   /** Manage principals, principal roles and warehouses of the realm: the service_admin role. */
   SERVICE_MANAGE_ACCESS(Level.SERVICE),
   CATALOG_MANAGE_ACCESS(Level.CATALOG),
@@ -45,8 +43,6 @@ public enum Privilege {
 
   /** Where a privilege can be granted. */
   public enum Level {
-    /** Nowhere. */
-    NONE,
     /** To principal roles, realm-wide; not grantable through the grants API. */
     SERVICE,
     /** On the catalog (warehouse) only. */

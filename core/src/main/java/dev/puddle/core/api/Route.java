@@ -8,84 +8,79 @@ import java.util.Optional;
 import org.apache.iceberg.rest.Endpoint;
 
 /**
- * The route table: every HTTP operation Puddle serves, with the privilege it requires and the
- * function group that serves it. It is the single source for the request router, the CDK routes,
- * the local server and the {@code endpoints} list of {@code GET /v1/config}.
+ * The route table: every HTTP operation Puddle serves, and the function group that serves it. It
+ * is the single source for the request router, the CDK routes, the local server and the {@code
+ * endpoints} list of {@code GET /v1/config}. What a caller needs for each is {@link
+ * dev.puddle.core.access.Operation}'s to say.
  *
  * <p>Operation ids and path templates are those of the Iceberg REST catalog specification, apart
  * from Puddle's own routes: probes, the token issuer's key set and the management API under {@code
  * /admin}.
  */
 public enum Route {
-  GET_CONFIG("getConfig", "GET", "/v1/config", Privilege.NONE, FunctionGroup.READ),
+  GET_CONFIG("getConfig", "GET", "/v1/config", FunctionGroup.READ),
 
   /** Puddle's own token issuer (OAuth2 client credentials and token exchange). */
-  GET_TOKEN("getToken", "POST", "/v1/oauth/tokens", Privilege.NONE, FunctionGroup.TOKEN),
+  GET_TOKEN("getToken", "POST", "/v1/oauth/tokens", FunctionGroup.TOKEN),
 
   /** The public keys of Puddle's own token issuer, as a JWKS document. */
-  GET_JWKS("getJwks", "GET", "/.well-known/jwks.json", Privilege.NONE, FunctionGroup.TOKEN),
+  GET_JWKS("getJwks", "GET", "/.well-known/jwks.json", FunctionGroup.TOKEN),
 
   LIST_NAMESPACES(
-      "listNamespaces", Endpoint.V1_LIST_NAMESPACES, Privilege.NAMESPACE_LIST, FunctionGroup.READ),
+      "listNamespaces", Endpoint.V1_LIST_NAMESPACES, FunctionGroup.READ),
   CREATE_NAMESPACE(
       "createNamespace",
       Endpoint.V1_CREATE_NAMESPACE,
-      Privilege.NAMESPACE_CREATE,
       FunctionGroup.WRITE),
   LOAD_NAMESPACE(
       "loadNamespaceMetadata",
       Endpoint.V1_LOAD_NAMESPACE,
-      Privilege.NAMESPACE_READ_PROPERTIES,
       FunctionGroup.READ),
   NAMESPACE_EXISTS(
       "namespaceExists",
       Endpoint.V1_NAMESPACE_EXISTS,
-      Privilege.NAMESPACE_LIST,
       FunctionGroup.READ),
   DROP_NAMESPACE(
-      "dropNamespace", Endpoint.V1_DELETE_NAMESPACE, Privilege.NAMESPACE_DROP, FunctionGroup.WRITE),
+      "dropNamespace", Endpoint.V1_DELETE_NAMESPACE, FunctionGroup.WRITE),
   UPDATE_NAMESPACE_PROPERTIES(
       "updateProperties",
       Endpoint.V1_UPDATE_NAMESPACE,
-      Privilege.NAMESPACE_WRITE_PROPERTIES,
       FunctionGroup.WRITE),
 
-  LIST_TABLES("listTables", Endpoint.V1_LIST_TABLES, Privilege.TABLE_LIST, FunctionGroup.READ),
-  CREATE_TABLE("createTable", Endpoint.V1_CREATE_TABLE, Privilege.TABLE_CREATE, FunctionGroup.WRITE),
+  LIST_TABLES("listTables", Endpoint.V1_LIST_TABLES, FunctionGroup.READ),
+  CREATE_TABLE("createTable", Endpoint.V1_CREATE_TABLE, FunctionGroup.WRITE),
   REGISTER_TABLE(
-      "registerTable", Endpoint.V1_REGISTER_TABLE, Privilege.TABLE_CREATE, FunctionGroup.WRITE),
+      "registerTable", Endpoint.V1_REGISTER_TABLE, FunctionGroup.WRITE),
   LOAD_TABLE(
-      "loadTable", Endpoint.V1_LOAD_TABLE, Privilege.TABLE_READ_PROPERTIES, FunctionGroup.READ),
+      "loadTable", Endpoint.V1_LOAD_TABLE, FunctionGroup.READ),
   TABLE_EXISTS(
-      "tableExists", Endpoint.V1_TABLE_EXISTS, Privilege.TABLE_LIST, FunctionGroup.READ),
+      "tableExists", Endpoint.V1_TABLE_EXISTS, FunctionGroup.READ),
   LOAD_CREDENTIALS(
       "loadCredentials",
       Endpoint.V1_TABLE_CREDENTIALS,
-      Privilege.TABLE_READ_DATA,
       FunctionGroup.READ),
   UPDATE_TABLE(
-      "updateTable", Endpoint.V1_UPDATE_TABLE, Privilege.TABLE_WRITE_PROPERTIES, FunctionGroup.WRITE),
-  DROP_TABLE("dropTable", Endpoint.V1_DELETE_TABLE, Privilege.TABLE_DROP, FunctionGroup.WRITE),
-  RENAME_TABLE("renameTable", Endpoint.V1_RENAME_TABLE, Privilege.TABLE_DROP, FunctionGroup.WRITE),
+      "updateTable", Endpoint.V1_UPDATE_TABLE, FunctionGroup.WRITE),
+  DROP_TABLE("dropTable", Endpoint.V1_DELETE_TABLE, FunctionGroup.WRITE),
+  RENAME_TABLE("renameTable", Endpoint.V1_RENAME_TABLE, FunctionGroup.WRITE),
   REPORT_METRICS(
-      "reportMetrics", Endpoint.V1_REPORT_METRICS, Privilege.TABLE_READ_DATA, FunctionGroup.WRITE),
+      "reportMetrics", Endpoint.V1_REPORT_METRICS, FunctionGroup.WRITE),
   COMMIT_TRANSACTION(
       "commitTransaction",
       Endpoint.V1_COMMIT_TRANSACTION,
-      Privilege.TABLE_WRITE_PROPERTIES,
       FunctionGroup.WRITE),
 
-  LIST_VIEWS("listViews", Endpoint.V1_LIST_VIEWS, Privilege.VIEW_LIST, FunctionGroup.READ),
-  CREATE_VIEW("createView", Endpoint.V1_CREATE_VIEW, Privilege.VIEW_CREATE, FunctionGroup.WRITE),
+  LIST_VIEWS("listViews", Endpoint.V1_LIST_VIEWS, FunctionGroup.READ),
+  CREATE_VIEW("createView", Endpoint.V1_CREATE_VIEW, FunctionGroup.WRITE),
   REGISTER_VIEW(
-      "registerView", Endpoint.V1_REGISTER_VIEW, Privilege.VIEW_CREATE, FunctionGroup.WRITE),
-  LOAD_VIEW("loadView", Endpoint.V1_LOAD_VIEW, Privilege.VIEW_READ_PROPERTIES, FunctionGroup.READ),
+      "registerView", Endpoint.V1_REGISTER_VIEW, FunctionGroup.WRITE),
+  LOAD_VIEW("loadView", Endpoint.V1_LOAD_VIEW, FunctionGroup.READ),
   VIEW_EXISTS(
-      "viewExists", Endpoint.V1_VIEW_EXISTS, Privilege.VIEW_LIST, FunctionGroup.READ),
+      "viewExists", Endpoint.V1_VIEW_EXISTS, FunctionGroup.READ),
   REPLACE_VIEW(
-      "replaceView", Endpoint.V1_UPDATE_VIEW, Privilege.VIEW_WRITE_PROPERTIES, FunctionGroup.WRITE),
-  DROP_VIEW("dropView", Endpoint.V1_DELETE_VIEW, Privilege.VIEW_DROP, FunctionGroup.WRITE),
-  RENAME_VIEW("renameView", Endpoint.V1_RENAME_VIEW, Privilege.VIEW_DROP, FunctionGroup.WRITE),
+      "replaceView", Endpoint.V1_UPDATE_VIEW, FunctionGroup.WRITE),
+  DROP_VIEW("dropView", Endpoint.V1_DELETE_VIEW, FunctionGroup.WRITE),
+  RENAME_VIEW("renameView", Endpoint.V1_RENAME_VIEW, FunctionGroup.WRITE),
 
   /**
    * Puddle's own management API, not part of the Iceberg REST specification: warehouses,
@@ -95,144 +90,121 @@ public enum Route {
       "listWarehouses",
       "GET",
       "/admin/v1/warehouses",
-      Privilege.SERVICE_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   CREATE_WAREHOUSE(
       "createWarehouse",
       "POST",
       "/admin/v1/warehouses",
-      Privilege.SERVICE_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   GET_WAREHOUSE(
       "getWarehouse",
       "GET",
       "/admin/v1/warehouses/{warehouse}",
-      Privilege.CATALOG_READ_PROPERTIES,
       FunctionGroup.ADMIN),
   DELETE_WAREHOUSE(
       "deleteWarehouse",
       "DELETE",
       "/admin/v1/warehouses/{warehouse}",
-      Privilege.SERVICE_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   LIST_PRINCIPALS(
       "listPrincipals",
       "GET",
       "/admin/v1/principals",
-      Privilege.SERVICE_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   CREATE_PRINCIPAL(
       "createPrincipal",
       "POST",
       "/admin/v1/principals",
-      Privilege.SERVICE_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   GET_PRINCIPAL(
       "getPrincipal",
       "GET",
       "/admin/v1/principals/{principal}",
-      Privilege.SERVICE_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   DELETE_PRINCIPAL(
       "deletePrincipal",
       "DELETE",
       "/admin/v1/principals/{principal}",
-      Privilege.SERVICE_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   ROTATE_CREDENTIALS(
       "rotateCredentials",
       "POST",
       "/admin/v1/principals/{principal}/rotate",
-      Privilege.SERVICE_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   ASSIGN_PRINCIPAL_ROLE(
       "assignPrincipalRole",
       "PUT",
       "/admin/v1/principals/{principal}/principal-roles",
-      Privilege.SERVICE_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   REVOKE_PRINCIPAL_ROLE(
       "revokePrincipalRole",
       "DELETE",
       "/admin/v1/principals/{principal}/principal-roles/{principalRole}",
-      Privilege.SERVICE_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   LIST_PRINCIPAL_ROLES(
       "listPrincipalRoles",
       "GET",
       "/admin/v1/principal-roles",
-      Privilege.SERVICE_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   CREATE_PRINCIPAL_ROLE(
       "createPrincipalRole",
       "POST",
       "/admin/v1/principal-roles",
-      Privilege.SERVICE_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   DELETE_PRINCIPAL_ROLE(
       "deletePrincipalRole",
       "DELETE",
       "/admin/v1/principal-roles/{principalRole}",
-      Privilege.SERVICE_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   ASSIGN_CATALOG_ROLE(
       "assignCatalogRoleToPrincipalRole",
       "PUT",
       "/admin/v1/principal-roles/{principalRole}/catalog-roles/{warehouse}",
-      Privilege.CATALOG_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   REVOKE_CATALOG_ROLE(
       "revokeCatalogRoleFromPrincipalRole",
       "DELETE",
       "/admin/v1/principal-roles/{principalRole}/catalog-roles/{warehouse}/{catalogRole}",
-      Privilege.CATALOG_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   LIST_CATALOG_ROLES(
       "listCatalogRoles",
       "GET",
       "/admin/v1/warehouses/{warehouse}/catalog-roles",
-      Privilege.CATALOG_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   CREATE_CATALOG_ROLE(
       "createCatalogRole",
       "POST",
       "/admin/v1/warehouses/{warehouse}/catalog-roles",
-      Privilege.CATALOG_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   DELETE_CATALOG_ROLE(
       "deleteCatalogRole",
       "DELETE",
       "/admin/v1/warehouses/{warehouse}/catalog-roles/{catalogRole}",
-      Privilege.CATALOG_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   LIST_GRANTS(
       "listGrantsForCatalogRole",
       "GET",
       "/admin/v1/warehouses/{warehouse}/catalog-roles/{catalogRole}/grants",
-      Privilege.CATALOG_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   ADD_GRANT(
       "addGrantToCatalogRole",
       "PUT",
       "/admin/v1/warehouses/{warehouse}/catalog-roles/{catalogRole}/grants",
-      Privilege.CATALOG_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   REVOKE_GRANT(
       "revokeGrantFromCatalogRole",
       "POST",
       "/admin/v1/warehouses/{warehouse}/catalog-roles/{catalogRole}/grants",
-      Privilege.CATALOG_MANAGE_ACCESS,
       FunctionGroup.ADMIN),
   /** A warehouse's purge jobs. */
   LIST_PURGE_JOBS(
       "listPurgeJobs",
       "GET",
       "/admin/v1/warehouses/{warehouse}/purge-jobs",
-      Privilege.CATALOG_MANAGE_CONTENT,
       FunctionGroup.ADMIN),
 
-  HEALTH("health", "GET", "/healthz", Privilege.NONE, FunctionGroup.READ),
-  READY("ready", "GET", "/readyz", Privilege.NONE, FunctionGroup.READ);
+  HEALTH("health", "GET", "/healthz", FunctionGroup.READ),
+  READY("ready", "GET", "/readyz", FunctionGroup.READ);
 
   private static final Map<String, Route> BY_KEY = new HashMap<>();
 
@@ -246,19 +218,17 @@ public enum Route {
   private final String method;
   private final String path;
   private final List<String> segments;
-  private final Privilege privilege;
   private final FunctionGroup group;
 
-  Route(String operationId, Endpoint endpoint, Privilege privilege, FunctionGroup group) {
-    this(operationId, endpoint.httpMethod(), endpoint.path(), privilege, group);
+  Route(String operationId, Endpoint endpoint, FunctionGroup group) {
+    this(operationId, endpoint.httpMethod(), endpoint.path(), group);
   }
 
-  Route(String operationId, String method, String path, Privilege privilege, FunctionGroup group) {
+  Route(String operationId, String method, String path, FunctionGroup group) {
     this.operationId = operationId;
     this.method = method;
     this.path = path;
     this.segments = List.of(path.substring(1).split("/"));
-    this.privilege = privilege;
     this.group = group;
   }
 
@@ -279,10 +249,6 @@ public enum Route {
   /** The API Gateway route key, e.g. {@code GET /v1/{prefix}/namespaces}. */
   public String routeKey() {
     return method + " " + path;
-  }
-
-  public Privilege privilege() {
-    return privilege;
   }
 
   public FunctionGroup group() {

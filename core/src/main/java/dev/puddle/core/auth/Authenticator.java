@@ -11,4 +11,7 @@ public interface Authenticator {
    *     no credential this catalog accepts
    */
   Caller authenticate(Request request);
+
+  /** Drops what it keeps of issuers' keys, e.g. after a SnapStart restore; nothing by default. */
+  default void clear() {}
 }

@@ -194,6 +194,7 @@ public final class JwtAuthenticator implements Authenticator {
   }
 
   /** Forgets every issuer's cached keys and every verified token: after a SnapStart restore. */
+  @Override
   public void clear() {
     verified.clear();
     verifiers.values().forEach(verifier -> verifier.keys().clear());

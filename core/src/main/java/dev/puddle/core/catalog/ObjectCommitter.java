@@ -4,6 +4,7 @@ import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.CatalogObjects.Swap;
 import dev.puddle.core.metastore.Locations;
 import dev.puddle.core.metastore.Warehouse;
@@ -32,14 +33,21 @@ final class ObjectCommitter {
   private final Kind kind;
   private final CatalogObjects objects;
   private final FileIO io;
+  private final IdempotencyMark mark;
 
   ObjectCommitter(
-      Warehouse warehouse, TableIdentifier identifier, Kind kind, CatalogObjects objects, FileIO io) {
+      Warehouse warehouse,
+      TableIdentifier identifier,
+      Kind kind,
+      CatalogObjects objects,
+      FileIO io,
+      IdempotencyMark mark) {
     this.warehouse = warehouse;
     this.identifier = identifier;
     this.kind = kind;
     this.objects = objects;
     this.io = io;
+    this.mark = mark;
   }
 
   /** The object's current row, or null if no object of this kind has this name. */
@@ -97,7 +105,7 @@ final class ObjectCommitter {
             metadataLocation,
             metadataJson);
     try {
-      objects.create(warehouse, row);
+      objects.create(warehouse, row, mark);
       return row;
     } catch (CommitStateUnknownException e) {
       throw e; // the row may exist: keep its metadata file
@@ -114,7 +122,8 @@ final class ObjectCommitter {
     boolean swapped;
     try {
       swapped =
-          objects.swap(warehouse, new Swap(current, location, metadataLocation, metadataJson));
+          objects.swap(
+              warehouse, new Swap(current, location, metadataLocation, metadataJson), mark);
     } catch (CommitStateUnknownException e) {
       throw e; // the pointer may have moved to the new file: keep it
     } catch (RuntimeException e) {

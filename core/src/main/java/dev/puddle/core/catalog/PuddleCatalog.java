@@ -2,10 +2,12 @@ package dev.puddle.core.catalog;
 
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Page;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.purge.PurgeOutbox;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,9 +45,14 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   private final FileIO io;
   private final PurgeOutbox purges;
   private final VersionCache<TableMetadata> parsed;
+  private final IdempotencyMark mark;
+
+  /** The JSON of each table metadata file this catalog's commits stored, by its location. */
+  private final Map<String, String> committedJson = new HashMap<>();
 
   /**
    * @param parsed the execution environment's parsed table metadata, shared by its requests
+   * @param mark what each change of the request writes in its own transaction
    */
   public PuddleCatalog(
       Warehouse warehouse,
@@ -53,13 +60,15 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
       CatalogObjects objects,
       FileIO io,
       PurgeOutbox purges,
-      VersionCache<TableMetadata> parsed) {
+      VersionCache<TableMetadata> parsed,
+      IdempotencyMark mark) {
     this.warehouse = warehouse;
     this.namespaces = namespaces;
     this.objects = objects;
     this.io = io;
     this.purges = purges;
     this.parsed = parsed;
+    this.mark = mark;
   }
 
   @Override
@@ -77,14 +86,29 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
     return warehouse;
   }
 
+  /**
+   * The JSON of {@code metadata}'s file: as this catalog's commit stored it, or serialized now for
+   * metadata it did not commit.
+   */
+  public String metadataJson(TableMetadata metadata) {
+    String stored = committedJson.get(metadata.metadataFileLocation());
+    return stored != null ? stored : TableMetadataParser.toJson(metadata);
+  }
+
   @Override
-  protected TableOperations newTableOps(TableIdentifier identifier) {
-    return new PuddleTableOperations(warehouse, identifier, objects, io, parsed);
+  protected PuddleTableOperations newTableOps(TableIdentifier identifier) {
+    return new PuddleTableOperations(
+        warehouse, identifier, objects, io, parsed, mark, committedJson);
   }
 
   @Override
   protected ViewOperations newViewOps(TableIdentifier identifier) {
-    return new PuddleViewOperations(warehouse, identifier, objects, io);
+    return new PuddleViewOperations(warehouse, identifier, objects, io, mark);
+  }
+
+  /** What a multi-table commit of this catalog's warehouse needs. */
+  public TransactionCommit transactionCommit() {
+    return new TransactionCommit(warehouse, objects, io, parsed, mark);
   }
 
   /**
@@ -117,7 +141,8 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
         identifier,
         metadata.location(),
         metadataFileLocation,
-        TableMetadataParser.toJson(metadata));
+        TableMetadataParser.toJson(metadata),
+        mark);
     return loadTable(identifier);
   }
 
@@ -160,7 +185,7 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   }
 
   private boolean drop(TableIdentifier identifier, Kind kind, boolean purge) {
-    Optional<UUID> dropped = objects.drop(warehouse, identifier, kind, purge);
+    Optional<UUID> dropped = objects.drop(warehouse, identifier, kind, purge, mark);
     if (purge) {
       dropped.ifPresent(purges::dispatch);
     }
@@ -169,17 +194,17 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
 
   @Override
   public void renameTable(TableIdentifier from, TableIdentifier to) {
-    objects.rename(warehouse, from, to, Kind.TABLE);
+    objects.rename(warehouse, from, to, Kind.TABLE, mark);
   }
 
   @Override
   public void renameView(TableIdentifier from, TableIdentifier to) {
-    objects.rename(warehouse, from, to, Kind.VIEW);
+    objects.rename(warehouse, from, to, Kind.VIEW, mark);
   }
 
   @Override
   public void createNamespace(Namespace namespace, Map<String, String> metadata) {
-    namespaces.create(warehouse, namespace, metadata);
+    namespaces.create(warehouse, namespace, metadata, mark);
   }
 
   @Override
@@ -199,18 +224,21 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
 
   @Override
   public boolean dropNamespace(Namespace namespace) {
-    return namespaces.drop(warehouse, namespace);
+    return namespaces.drop(warehouse, namespace, mark);
   }
 
   @Override
   public boolean setProperties(Namespace namespace, Map<String, String> properties) {
-    namespaces.updateProperties(warehouse, namespace, properties, Set.of());
+    namespaces.updateProperties(warehouse, namespace, properties, Set.of(), mark);
     return true;
   }
 
   @Override
   public boolean removeProperties(Namespace namespace, Set<String> properties) {
-    return !namespaces.updateProperties(warehouse, namespace, Map.of(), properties).removed().isEmpty();
+    return !namespaces
+        .updateProperties(warehouse, namespace, Map.of(), properties, mark)
+        .removed()
+        .isEmpty();
   }
 
   private static <T> List<T> listAll(Function<String, Page<T>> source) {

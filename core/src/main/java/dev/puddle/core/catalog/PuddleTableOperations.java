@@ -4,7 +4,9 @@ import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Warehouse;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.BaseMetastoreTableOperations;
@@ -35,6 +37,10 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
   private final ObjectCommitter committer;
   private final FileIO io;
   private final VersionCache<TableMetadata> parsed;
+  private final IdempotencyMark mark;
+
+  /** The JSON of each metadata file this request's commits stored, by its location. */
+  private final Map<String, String> committedJson;
 
   /** The row the current metadata came from. */
   private CatalogObject row;
@@ -55,13 +61,17 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
       TableIdentifier identifier,
       CatalogObjects objects,
       FileIO io,
-      VersionCache<TableMetadata> parsed) {
+      VersionCache<TableMetadata> parsed,
+      IdempotencyMark mark,
+      Map<String, String> committedJson) {
     this.warehouse = warehouse;
     this.identifier = identifier;
     this.objects = objects;
-    this.committer = new ObjectCommitter(warehouse, identifier, Kind.TABLE, objects, io);
+    this.committer = new ObjectCommitter(warehouse, identifier, Kind.TABLE, objects, io, mark);
     this.io = io;
     this.parsed = parsed;
+    this.mark = mark;
+    this.committedJson = committedJson;
   }
 
   /** Operations that start from a row already read, e.g. by a transaction that locked it. */
@@ -72,9 +82,15 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
       FileIO io,
       VersionCache<TableMetadata> parsed) {
     PuddleTableOperations ops =
-        new PuddleTableOperations(warehouse, row.identifier(), objects, io, parsed);
-    ops.known = row;
+        new PuddleTableOperations(
+            warehouse, row.identifier(), objects, io, parsed, IdempotencyMark.NONE, Map.of());
+    ops.startFrom(row);
     return ops;
+  }
+
+  /** Starts from {@code row}, already read: the first refresh needs no query. */
+  void startFrom(CatalogObject row) {
+    known = row;
   }
 
   /** Writes a new metadata file for uncommitted metadata based on the current version. */
@@ -102,7 +118,7 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
    * transaction commits once it is written, and the file is deleted if the commit certainly
    * failed. Returns the committed metadata, or the current one if {@code change} changes nothing.
    */
-  TableMetadata commitLocked(UnaryOperator<TableMetadata> change) {
+  Committed commitLocked(UnaryOperator<TableMetadata> change) {
     String based = currentMetadataLocation();
     TableMetadata[] unchanged = {null};
     try {
@@ -121,7 +137,8 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
             }
             return stageSwap(updated);
           },
-          this::awaitUpload);
+          this::awaitUpload,
+          mark);
     } catch (CommitStateUnknownException e) {
       throw e; // the pointer may have moved to the new file: keep it
     } catch (RuntimeException e) {
@@ -129,12 +146,12 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
       throw e;
     }
     if (unchanged[0] != null) {
-      return unchanged[0];
+      return new Committed(unchanged[0], TableMetadataParser.toJson(unchanged[0]));
     }
     CatalogObject committed = staged.row();
     TableMetadata metadata = staged.metadata();
     staged = null;
-    return keepCommitted(committed, metadata);
+    return new Committed(keepCommitted(committed, metadata), committed.metadataJson());
   }
 
   private CatalogObjects.Swap stageSwap(TableMetadata metadata) {
@@ -149,7 +166,7 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
       staging = null;
     }
     MetadataUpload upload = MetadataUpload.start(io, location, bytes);
-    String json = MetadataJson.remember(location, TableMetadataParser.toJson(metadata));
+    String json = TableMetadataParser.toJson(metadata);
     CatalogObject next =
         new CatalogObject(
             row.id(), identifier, Kind.TABLE, metadata.location(), row.ownsLocation(), location,
@@ -269,7 +286,8 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     boolean registering = metadata.metadataFileLocation() != null;
     committer.checkLocation(null, registering, metadata.location());
     String metadataLocation = writeNewMetadataIfRequired(true, metadata);
-    String json = MetadataJson.remember(metadataLocation, TableMetadataParser.toJson(metadata));
+    String json = TableMetadataParser.toJson(metadata);
+    committedJson.put(metadataLocation, json);
     keepCommitted(
         committer.commit(null, registering, metadata.location(), metadataLocation, json),
         metadata);

@@ -4,6 +4,7 @@ import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Warehouse;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchViewException;
@@ -22,9 +23,13 @@ final class PuddleViewOperations extends BaseViewOperations {
   private CatalogObject known;
 
   PuddleViewOperations(
-      Warehouse warehouse, TableIdentifier identifier, CatalogObjects objects, FileIO io) {
+      Warehouse warehouse,
+      TableIdentifier identifier,
+      CatalogObjects objects,
+      FileIO io,
+      IdempotencyMark mark) {
     this.identifier = identifier;
-    this.committer = new ObjectCommitter(warehouse, identifier, Kind.VIEW, objects, io);
+    this.committer = new ObjectCommitter(warehouse, identifier, Kind.VIEW, objects, io, mark);
     this.io = io;
   }
 

@@ -1,16 +1,18 @@
 package dev.puddle.core.catalog;
 
 import dev.puddle.core.api.RequestScope;
+import dev.puddle.core.metastore.CatalogObject;
+import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.List;
+import java.util.Optional;
 import org.apache.iceberg.RetryableValidationException;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 
 /**
@@ -27,35 +29,28 @@ import org.apache.iceberg.rest.requests.UpdateTableRequest;
  * from the start fails at once.
  */
 public final class TableCommit {
-  private final Warehouse warehouse;
-  private final CatalogObjects objects;
-  private final FileIO io;
-  private final VersionCache<TableMetadata> parsed;
+  private final PuddleCatalog catalog;
 
-  public TableCommit(
-      Warehouse warehouse,
-      CatalogObjects objects,
-      FileIO io,
-      VersionCache<TableMetadata> parsed) {
-    this.warehouse = warehouse;
-    this.objects = objects;
-    this.io = io;
-    this.parsed = parsed;
+  /** Commits to tables of {@code catalog}, the request's. */
+  public TableCommit(PuddleCatalog catalog) {
+    this.catalog = catalog;
   }
 
   /**
    * The table's metadata once the request's changes are committed (its current metadata if they
-   * change nothing).
+   * change nothing), with its JSON.
    *
+   * @param row the table's row as the request read it with the caller's access ({@link #lookup})
    * @throws CommitFailedException (409) if a requirement does not hold
    */
-  public TableMetadata commit(TableIdentifier table, UpdateTableRequest request) {
+  public Committed commit(
+      TableIdentifier table, UpdateTableRequest request, Optional<CatalogObject> row) {
     RequestScope.current().stats().commitAttempted();
-    PuddleTableOperations ops = new PuddleTableOperations(warehouse, table, objects, io, parsed);
+    PuddleTableOperations ops = catalog.newTableOps(table);
+    ops.startFrom(
+        row.filter(o -> o.kind() == Kind.TABLE)
+            .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", table)));
     TableMetadata base = ops.current();
-    if (base == null) {
-      throw new NoSuchTableException("Table does not exist: %s", table);
-    }
     validate(request, base);
     return ops.commitLocked(
         current -> {
@@ -74,7 +69,7 @@ public final class TableCommit {
 
   /**
    * The read of the table's row a commit starts with: without its metadata if this environment
-   * parsed the version that is current. The access check may make it ahead, in its own statement.
+   * parsed the version that is current. The access check may make it, in its own statement.
    */
   public static CatalogObjects.Lookup lookup(
       Warehouse warehouse, TableIdentifier table, VersionCache<TableMetadata> parsed) {

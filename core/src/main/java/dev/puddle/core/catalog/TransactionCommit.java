@@ -3,6 +3,7 @@ package dev.puddle.core.catalog;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.CatalogObjects.Swap;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.ArrayList;
@@ -29,20 +30,23 @@ public final class TransactionCommit {
   private final CatalogObjects objects;
   private final FileIO io;
   private final VersionCache<TableMetadata> parsed;
+  private final IdempotencyMark mark;
 
-  public TransactionCommit(
+  TransactionCommit(
       Warehouse warehouse,
       CatalogObjects objects,
       FileIO io,
-      VersionCache<TableMetadata> parsed) {
+      VersionCache<TableMetadata> parsed,
+      IdempotencyMark mark) {
     this.warehouse = warehouse;
     this.objects = objects;
     this.io = io;
     this.parsed = parsed;
+    this.mark = mark;
   }
 
+  /** Commits a request its endpoint validated ({@link CommitTransactionRequest#validate}). */
   public void commit(CommitTransactionRequest request) {
-    request.validate();
     RequestScope.current().stats().commitAttempted();
     List<TableIdentifier> identifiers = new ArrayList<>();
     for (UpdateTableRequest change : request.tableChanges()) {
@@ -55,7 +59,7 @@ public final class TransactionCommit {
 
     List<String> written = new ArrayList<>();
     try {
-      objects.swapAll(warehouse, identifiers, locked -> apply(request, locked, written));
+      objects.swapAll(warehouse, identifiers, locked -> apply(request, locked, written), mark);
     } catch (CommitStateUnknownException e) {
       throw e; // the database transaction may or may not have committed: keep the files
     } catch (RuntimeException e) {

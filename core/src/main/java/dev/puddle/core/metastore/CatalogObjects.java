@@ -1,6 +1,5 @@
 package dev.puddle.core.metastore;
 
-import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -41,22 +40,26 @@ public final class CatalogObjects {
   /**
    * The table or view of that name, without its metadata JSON (null) if its metadata location is
    * {@code knownLocation}: the caller kept what it needs of that version, so the query does not
-   * read what may be megabytes of metadata again. Read already if the request read it ahead.
+   * read what may be megabytes of metadata again.
    */
   public Optional<CatalogObject> find(
       Warehouse warehouse, TableIdentifier identifier, String knownLocation) {
     Lookup lookup = new Lookup(warehouse.id(), identifier, knownLocation);
-    Optional<CatalogObject> readAhead = RequestScope.current().takeReadAhead(lookup);
-    return readAhead != null ? readAhead : database.read(connection -> find(connection, lookup));
+    return database.read(connection -> find(connection, lookup));
   }
 
   /**
    * A read of the table or view of a name in a warehouse, its metadata JSON left out (null) if its
    * metadata location is {@code knownLocation}: what {@code catalog_object_named} (migration V6)
-   * reads. Another statement of the request may read it ahead ({@link RequestScope#readAhead}),
-   * with this lookup as the key, to save a round trip.
+   * reads, and what the access check reads with the caller's access for a load or a commit
+   * ({@code caller_access_and_object}, V7) to save a round trip.
    */
   public record Lookup(long warehouseId, TableIdentifier identifier, String knownLocation) {
+    /** The columns of the object's row, as both functions and the locked read name them. */
+    public static final ResultColumns COLUMNS =
+        ResultColumns.of(
+            "id", "kind", "location", "owns_location", "metadata_location", "metadata");
+
     /**
      * Sets the statement's parameters {@code first} to {@code first + 2} to the name looked up
      * (namespace levels, name) and the known location; the warehouse is the statement's to set.
@@ -68,16 +71,16 @@ public final class CatalogObjects {
       statement.setString(first + 2, knownLocation);
     }
 
-    /** The object in the current row, whose columns from {@code first} on are the function's. */
-    public CatalogObject read(ResultSet rs, int first) throws SQLException {
+    /** The object in the current row, whose object columns are {@code columns}. */
+    public CatalogObject read(ResultSet rs, ResultColumns columns) throws SQLException {
       return new CatalogObject(
-          rs.getObject(first, UUID.class),
+          rs.getObject(columns.index("id"), UUID.class),
           identifier,
-          Kind.fromSql(rs.getString(first + 1)),
-          rs.getString(first + 2),
-          rs.getBoolean(first + 3),
-          rs.getString(first + 4),
-          rs.getString(first + 5));
+          Kind.fromSql(rs.getString(columns.index("kind"))),
+          rs.getString(columns.index("location")),
+          rs.getBoolean(columns.index("owns_location")),
+          rs.getString(columns.index("metadata_location")),
+          rs.getString(columns.index("metadata")));
     }
   }
 
@@ -95,7 +98,7 @@ public final class CatalogObjects {
     try (PreparedStatement statement =
         connection.prepareStatement(
             "SELECT o.id, o.kind, o.location, o.owns_location, o.metadata_location,"
-                + " CASE WHEN o.metadata_location = ? THEN NULL ELSE o.metadata END"
+                + " CASE WHEN o.metadata_location = ? THEN NULL ELSE o.metadata END AS metadata"
                 + " FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
                 + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ? FOR UPDATE OF o")) {
       statement.setString(1, lookup.knownLocation());
@@ -103,7 +106,7 @@ public final class CatalogObjects {
       statement.setArray(3, Namespaces.levels(connection, lookup.identifier().namespace()));
       statement.setString(4, lookup.identifier().name());
       try (ResultSet rs = statement.executeQuery()) {
-        return rs.next() ? Optional.of(lookup.read(rs, 1)) : Optional.empty();
+        return rs.next() ? Optional.of(lookup.read(rs, Lookup.COLUMNS)) : Optional.empty();
       }
     }
   }
@@ -116,7 +119,7 @@ public final class CatalogObjects {
       statement.setLong(1, lookup.warehouseId());
       lookup.bindName(connection, statement, 2);
       try (ResultSet rs = statement.executeQuery()) {
-        return rs.next() ? Optional.of(lookup.read(rs, 1)) : Optional.empty();
+        return rs.next() ? Optional.of(lookup.read(rs, Lookup.COLUMNS)) : Optional.empty();
       }
     }
   }
@@ -144,8 +147,9 @@ public final class CatalogObjects {
    * Inserts a new object. An object that owns its location is checked for overlaps under the
    * warehouse's location lock.
    */
-  public void create(Warehouse warehouse, CatalogObject object) {
+  public void create(Warehouse warehouse, CatalogObject object, IdempotencyMark mark) {
     database.transaction(
+        mark,
         connection -> {
           insert(connection, warehouse, object);
           return null;
@@ -207,11 +211,11 @@ public final class CatalogObjects {
    * Returns false when another commit got there first (or the object is gone), in which case
    * nothing changed.
    */
-  public boolean swap(Warehouse warehouse, Swap swap) {
+  public boolean swap(Warehouse warehouse, Swap swap, IdempotencyMark mark) {
     // a transaction even for one UPDATE: its statement timeout is cancelled by the server at the
     // request's deadline, so a commit never lands after its response said it failed, and an
     // idempotency key is marked applied in the same transaction
-    return database.transaction(connection -> swap(connection, warehouse, swap));
+    return database.transaction(mark, connection -> swap(connection, warehouse, swap));
   }
 
   /**
@@ -226,9 +230,11 @@ public final class CatalogObjects {
       TableIdentifier table,
       String knownLocation,
       Function<CatalogObject, Swap> change,
-      Runnable beforeCommit) {
+      Runnable beforeCommit,
+      IdempotencyMark mark) {
     Lookup lookup = new Lookup(warehouse.id(), table, knownLocation);
     database.transaction(
+        mark,
         connection -> {
           CatalogObject locked =
               findLocked(connection, lookup)
@@ -293,10 +299,15 @@ public final class CatalogObjects {
    * that two transactions cannot deadlock, computes the swaps from them and applies every swap in
    * the same database transaction: all land or none.
    */
-  public void swapAll(Warehouse warehouse, List<TableIdentifier> tables, LockedChanges changes) {
+  public void swapAll(
+      Warehouse warehouse,
+      List<TableIdentifier> tables,
+      LockedChanges changes,
+      IdempotencyMark mark) {
     List<TableIdentifier> ordered =
         tables.stream().distinct().sorted(CatalogObjects::compare).toList();
     database.transaction(
+        mark,
         connection -> {
           List<CatalogObject> locked = new ArrayList<>();
           for (TableIdentifier identifier : ordered) {
@@ -327,8 +338,10 @@ public final class CatalogObjects {
       TableIdentifier identifier,
       String location,
       String metadataLocation,
-      String metadataJson) {
+      String metadataJson,
+      IdempotencyMark mark) {
     database.transaction(
+        mark,
         connection -> {
           CatalogObject current =
               find(connection, warehouse, identifier, true)
@@ -352,8 +365,14 @@ public final class CatalogObjects {
    * Renames a table or view, possibly into another namespace, with the checks and messages of
    * Iceberg's reference catalogs.
    */
-  public void rename(Warehouse warehouse, TableIdentifier from, TableIdentifier to, Kind kind) {
+  public void rename(
+      Warehouse warehouse,
+      TableIdentifier from,
+      TableIdentifier to,
+      Kind kind,
+      IdempotencyMark mark) {
     database.transaction(
+        mark,
         connection -> {
           CatalogObject source =
               find(connection, warehouse, from, true)
@@ -401,8 +420,13 @@ public final class CatalogObjects {
    * purge}, the purge job is recorded in the same transaction, with everything the purge will need.
    */
   public Optional<UUID> drop(
-      Warehouse warehouse, TableIdentifier identifier, Kind kind, boolean purge) {
+      Warehouse warehouse,
+      TableIdentifier identifier,
+      Kind kind,
+      boolean purge,
+      IdempotencyMark mark) {
     return database.transaction(
+        mark,
         connection -> {
           Optional<CatalogObject> found = find(connection, warehouse, identifier, true);
           if (found.isEmpty() || found.get().kind() != kind) {

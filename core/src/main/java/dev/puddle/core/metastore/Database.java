@@ -104,6 +104,20 @@ public final class Database implements AutoCloseable {
     return run(work, Mode.TRANSACTION);
   }
 
+  /**
+   * {@link #transaction(Work)} for a change of the catalog: {@code mark} writes, after the work
+   * and before the commit, the record that a keyed request took effect.
+   */
+  public <T> T transaction(IdempotencyMark mark, Work<T> work) {
+    return run(
+        connection -> {
+          T result = work.run(connection);
+          mark.write(connection);
+          return result;
+        },
+        Mode.TRANSACTION);
+  }
+
   private <T> T run(Work<T> work, Mode mode) {
     RequestScope scope = RequestScope.current();
     Deadline deadline = scope.deadline();
@@ -155,7 +169,6 @@ public final class Database implements AutoCloseable {
           if (deadline.passed()) {
             throw deadlinePassed();
           }
-          scope.beforeCommit(connection);
           commitSent = true;
           connection.commit();
         }

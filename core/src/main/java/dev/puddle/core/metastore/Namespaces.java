@@ -36,8 +36,13 @@ public final class Namespaces {
     this.database = database;
   }
 
-  public void create(Warehouse warehouse, Namespace namespace, Map<String, String> properties) {
+  public void create(
+      Warehouse warehouse,
+      Namespace namespace,
+      Map<String, String> properties,
+      IdempotencyMark mark) {
     database.transaction(
+        mark,
         connection -> {
           Long parentId = null;
           if (namespace.length() > 1) {
@@ -159,8 +164,9 @@ public final class Namespaces {
    * Drops an empty namespace; false if it does not exist. The row lock makes a concurrent create
    * of a child either finish first (and the drop fails: not empty) or fail afterwards.
    */
-  public boolean drop(Warehouse warehouse, Namespace namespace) {
+  public boolean drop(Warehouse warehouse, Namespace namespace, IdempotencyMark mark) {
     return database.transaction(
+        mark,
         connection -> {
           OptionalLong found = id(connection, warehouse.id(), namespace, true);
           if (found.isEmpty()) {
@@ -213,8 +219,13 @@ public final class Namespaces {
 
   /** Sets and removes properties atomically under the namespace's row lock. */
   public PropertiesUpdate updateProperties(
-      Warehouse warehouse, Namespace namespace, Map<String, String> updates, Set<String> removals) {
+      Warehouse warehouse,
+      Namespace namespace,
+      Map<String, String> updates,
+      Set<String> removals,
+      IdempotencyMark mark) {
     return database.transaction(
+        mark,
         connection -> {
           long id;
           Map<String, String> properties;

@@ -1,5 +1,7 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.core.access.AccessPolicy;
+import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.auth.Caller;
@@ -7,7 +9,7 @@ import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Warehouse;
-import dev.puddle.core.vending.AccessLevel;
+import dev.puddle.core.access.AccessLevel;
 import dev.puddle.core.vending.CredentialVending;
 import java.util.List;
 import org.apache.iceberg.catalog.Namespace;
@@ -45,10 +47,11 @@ final class CredentialEndpoints {
   }
 
   /**
-   * The delegation of a table request that asks for vended credentials, once the caller's access
-   * is checked (403 without any); null if the warehouse vends no credentials.
+   * The delegation of a table request that asks for vended credentials, decided before the
+   * request runs: 403 for a caller without access to the table's data; null if the warehouse
+   * vends no credentials.
    */
-  Delegation prepare(Request request, Caller caller, Warehouse warehouse) {
+  Delegation prepare(Request request, CallerAccess access, Warehouse warehouse) {
     if (!vending.enabled(warehouse)) {
       return null;
     }
@@ -70,7 +73,8 @@ final class CredentialEndpoints {
               TableIdentifier.of(
                   namespace, Names.segment(request.pathParameter("table").orElseThrow()));
         };
-    return new Delegation(caller, warehouse, table, vending.authorize(caller, warehouse, table));
+    return new Delegation(
+        access.caller(), warehouse, table, AccessPolicy.delegation(access, table));
   }
 
   /** A successful table response with the delegation's credentials added. */
@@ -96,7 +100,7 @@ final class CredentialEndpoints {
    * {@code GET …/tables/{table}/credentials}: fresh credentials for the table, for engines to
    * refresh with before theirs expire. A warehouse that vends none answers with an empty list.
    */
-  Response loadCredentials(Scope scope, Caller caller) {
+  Response loadCredentials(Scope scope) {
     TableIdentifier table = scope.table();
     CatalogObject row =
         objects
@@ -105,10 +109,10 @@ final class CredentialEndpoints {
             .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", table));
     ImmutableLoadCredentialsResponse.Builder response = ImmutableLoadCredentialsResponse.builder();
     if (vending.enabled(scope.warehouse())) {
-      AccessLevel level = vending.authorize(caller, scope.warehouse(), table);
+      AccessLevel level = AccessPolicy.delegation(scope.access(), table);
       response.addCredentials(
           credential(
-              caller,
+              scope.caller(),
               scope.warehouse(),
               table,
               level,

@@ -11,6 +11,7 @@ import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.IdempotencyKeys;
+import dev.puddle.core.metastore.IdempotencyMark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -66,9 +67,11 @@ final class IdempotentRequests {
   /**
    * Serves a keyed mutation of {@code caller}'s realm, whose keys are its own. The key is bound to
    * the caller too: another principal presenting it is refused (422) rather than handed a response
-   * it was never authorized for.
+   * it was never authorized for. {@code perform} performs the request, each of its changes
+   * writing the mark it is given in its own transaction.
    */
-  Response handle(Caller caller, Request request, Function<Request, Response> execute) {
+  Response handle(
+      Caller caller, Request request, Function<IdempotencyMark, Response> perform) {
     String realm = caller.realm();
     UUID key;
     try {
@@ -85,28 +88,26 @@ final class IdempotentRequests {
             ? LEASE_WITHOUT_DEADLINE
             : Duration.ofMillis(scope.deadline().remainingMillis()).plus(LEASE_GRACE);
     if (keys.claim(realm, key, hash, request.route().operationId(), attempt, lease, lifetime)) {
-      return execute(realm, request, execute, key, attempt, scope);
+      return performOnce(realm, perform, key, attempt, scope);
     }
     Optional<IdempotencyKeys.Existing> existing = keys.find(realm, key);
     if (existing.isEmpty()) {
       // deleted as expired between the two statements: it is a new key after all
       return keys.claim(realm, key, hash, request.route().operationId(), attempt, lease, lifetime)
-          ? execute(realm, request, execute, key, attempt, scope)
+          ? performOnce(realm, perform, key, attempt, scope)
           : inProgress(key);
     }
     return answerFor(existing.get(), hash, key, scope);
   }
 
-  private Response execute(
+  private Response performOnce(
       String realm,
-      Request request,
-      Function<Request, Response> execute,
+      Function<IdempotencyMark, Response> perform,
       UUID key,
       UUID attempt,
       RequestScope scope) {
     scope.stats().idempotency("executed");
-    scope.participate(connection -> IdempotencyKeys.markApplied(connection, realm, key, attempt));
-    Response response = execute.apply(request);
+    Response response = perform.apply(IdempotencyMark.applied(realm, key, attempt));
     // recorded even when the request ran out of time: that is what the deadline's margin is for
     new RequestScope(Deadline.in(RECORDING_TIME)).run(() -> record(realm, key, attempt, response));
     return response;

@@ -20,11 +20,9 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
  * time.
  */
 final class LoadedTables {
-  private final CatalogObjects objects;
   private final VersionCache<Response> responses;
 
-  LoadedTables(CatalogObjects objects, VersionCache<Response> responses) {
-    this.objects = objects;
+  LoadedTables(VersionCache<Response> responses) {
     this.responses = responses;
   }
 
@@ -70,15 +68,15 @@ final class LoadedTables {
     return kept.map(VersionCache.Entry::metadataLocation).orElse(null);
   }
 
-  /** The table's current row, its metadata left out if the body of that version is kept. */
-  Load load(Warehouse warehouse, TableIdentifier table) {
-    Optional<VersionCache.Entry<Response>> kept = responses.get(warehouse, table);
-    CatalogObject row =
-        objects
-            .find(warehouse, table, knownLocation(kept))
-            .filter(o -> o.kind() == Kind.TABLE)
+  /**
+   * The load of a table from its current row, as read with the caller's access through {@link
+   * #lookup}: its metadata left out if the body of that version was kept.
+   */
+  Load load(Warehouse warehouse, TableIdentifier table, Optional<CatalogObject> row) {
+    CatalogObject current =
+        row.filter(o -> o.kind() == Kind.TABLE)
             .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", table));
-    return new Load(warehouse, row, kept);
+    return new Load(warehouse, current, responses.get(warehouse, table));
   }
 
   /**

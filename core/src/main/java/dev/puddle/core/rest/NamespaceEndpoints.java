@@ -1,7 +1,7 @@
 package dev.puddle.core.rest;
 
-import dev.puddle.core.access.Securable;
-import dev.puddle.core.api.Privilege;
+import dev.puddle.core.access.Operation;
+import dev.puddle.core.access.Targets;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Namespaces.PropertiesUpdate;
@@ -50,11 +50,13 @@ final class NamespaceEndpoints {
    * else those it holds something on, above or within.
    */
   private static Page<Namespace> visible(Scope scope, Namespace parent, Page<Namespace> page) {
-    if (scope.access().holds(Privilege.NAMESPACE_LIST, Securable.namespace(parent))) {
+    if (scope.allows(Operation.SHOW_EVERY_CHILD_NAMESPACE, Targets.namespace(parent))) {
       return page;
     }
     return new Page<>(
-        page.items().stream().filter(ns -> scope.access().sees(Securable.namespace(ns))).toList(),
+        page.items().stream()
+            .filter(ns -> scope.allows(Operation.SHOW_NAMESPACE, Targets.namespace(ns)))
+            .toList(),
         page.nextPageToken());
   }
 
@@ -63,8 +65,9 @@ final class NamespaceEndpoints {
         RestJson.read(scope.request().body(), CreateNamespaceRequest.class);
     request.validate();
     Names.checkCreatable(request.namespace());
-    Authorization.createNamespace(scope, request.namespace());
-    namespaces.create(scope.warehouse(), request.namespace(), request.properties());
+    scope.authorize(Operation.CREATE_NAMESPACE, Targets.namespace(request.namespace()));
+    namespaces.create(
+        scope.warehouse(), request.namespace(), request.properties(), scope.mark());
     return Response.json(
         200,
         RestJson.write(
@@ -95,7 +98,7 @@ final class NamespaceEndpoints {
 
   Response dropNamespace(Scope scope) {
     Namespace namespace = scope.namespace();
-    if (!namespaces.drop(scope.warehouse(), namespace)) {
+    if (!namespaces.drop(scope.warehouse(), namespace, scope.mark())) {
       throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
     }
     return Response.noContent();
@@ -110,7 +113,8 @@ final class NamespaceEndpoints {
             scope.warehouse(),
             scope.namespace(),
             request.updates(),
-            Set.copyOf(request.removals()));
+            Set.copyOf(request.removals()),
+            scope.mark());
     return Response.json(
         200,
         RestJson.write(

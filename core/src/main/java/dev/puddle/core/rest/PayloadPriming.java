@@ -1,5 +1,6 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.core.access.AccessPolicy;
 import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.access.Grant;
 import dev.puddle.core.access.Securable;
@@ -127,7 +128,7 @@ public final class PayloadPriming {
   }
 
   /**
-   * What {@link Authorization} decides once the caller's grants are read: a catalog admin loading
+   * What {@link AccessPolicy} decides once the caller's grants are read: a catalog admin loading
    * and committing to a table, and a reader refused that commit.
    */
   private static int authorization(UpdateTableRequest update) {
@@ -149,21 +150,15 @@ public final class PayloadPriming {
                 new Grant(
                     Privilege.TABLE_READ_DATA, Securable.namespace(Namespace.of("priming")))));
     Map<String, String> table = Map.of("prefix", "wh", "namespace", "priming", "table", "events");
-    Scope load =
-        new Scope(
-            null, null, new Request(Route.LOAD_TABLE, table, Map.of(), Map.of(), null), admin);
-    Authorization.authorize(load);
+    Request load = new Request(Route.LOAD_TABLE, table, Map.of(), Map.of(), null);
+    AccessPolicy.authorize(
+        AccessPolicy.ofRequest(load).orElseThrow(), admin, Scope.targetsOf(load));
     int refused = 0;
     for (CallerAccess access : List.of(admin, reader)) {
-      Scope commit =
-          new Scope(
-              null,
-              null,
-              new Request(Route.UPDATE_TABLE, table, Map.of(), Map.of(), COMMIT),
-              access);
+      Request commit = new Request(Route.UPDATE_TABLE, table, Map.of(), Map.of(), COMMIT);
       try {
-        Authorization.authorize(commit);
-        Authorization.commit(commit, commit.table(), update.requirements(), update.updates());
+        AccessPolicy.authorize(
+            AccessPolicy.commit(false, update.updates()), access, Scope.targetsOf(commit));
       } catch (ForbiddenException e) {
         refused += ErrorMapper.toResponse(e).body().length();
       }

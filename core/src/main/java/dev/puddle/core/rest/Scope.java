@@ -1,17 +1,46 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.core.access.AccessPolicy;
 import dev.puddle.core.access.CallerAccess;
+import dev.puddle.core.access.Operation;
+import dev.puddle.core.access.Targets;
 import dev.puddle.core.api.Request;
+import dev.puddle.core.auth.Caller;
 import dev.puddle.core.catalog.PuddleCatalog;
+import dev.puddle.core.metastore.CatalogObject;
+import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Warehouse;
+import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * What a catalog request addresses: its warehouse (from the prefix) and that warehouse's catalog;
- * and what its caller may do there.
+ * A request as the pipeline hands it to its endpoint, once its caller is authenticated and what
+ * its path decides is authorized: the warehouse it addresses (null for the realm-wide management
+ * routes), the caller's access there, the request's catalog over the warehouse (null outside the
+ * Iceberg routes), and what each of its changes writes in its own transaction for an idempotency
+ * key. For a load of all snapshots and a commit, {@code row} is the table's row, read in the
+ * statement that read the access (empty: there is no such table or view); for every other
+ * request it is empty and unread.
  */
-record Scope(Warehouse warehouse, PuddleCatalog catalog, Request request, CallerAccess access) {
+record Scope(
+    Request request,
+    Caller caller,
+    Warehouse warehouse,
+    CallerAccess access,
+    Optional<CatalogObject> row,
+    IdempotencyMark mark,
+    PuddleCatalog catalog) {
+
+  /** Throws 403 unless the caller may perform {@code operation} on {@code targets}. */
+  void authorize(Operation operation, Targets targets) {
+    AccessPolicy.authorize(operation, access, targets);
+  }
+
+  /** Whether the caller may perform {@code operation} on {@code targets}. */
+  boolean allows(Operation operation, Targets targets) {
+    return AccessPolicy.allows(operation, access, targets);
+  }
 
   Namespace namespace() {
     return namespaceOf(request);
@@ -19,6 +48,11 @@ record Scope(Warehouse warehouse, PuddleCatalog catalog, Request request, Caller
 
   TableIdentifier table() {
     return tableOf(request);
+  }
+
+  TableIdentifier view() {
+    return TableIdentifier.of(
+        namespace(), Names.segment(request.pathParameter("view").orElseThrow()));
   }
 
   static Namespace namespaceOf(Request request) {
@@ -30,8 +64,22 @@ record Scope(Warehouse warehouse, PuddleCatalog catalog, Request request, Caller
         namespaceOf(request), Names.segment(request.pathParameter("table").orElseThrow()));
   }
 
-  TableIdentifier view() {
-    return TableIdentifier.of(
-        namespace(), Names.segment(request.pathParameter("view").orElseThrow()));
+  /**
+   * What the request's path and query address, for the operation they decide: the parent of a
+   * namespace listing, the path's namespace, table or view.
+   */
+  static Targets targetsOf(Request request) {
+    if (request.pathParameter("table").isPresent()) {
+      return Targets.object(tableOf(request));
+    }
+    if (request.pathParameter("view").isPresent()) {
+      return Targets.object(
+          TableIdentifier.of(
+              namespaceOf(request), Names.segment(request.pathParameter("view").orElseThrow())));
+    }
+    if (request.pathParameter("namespace").isPresent()) {
+      return Targets.namespace(namespaceOf(request));
+    }
+    return Targets.namespace(Names.namespace(request.queryParameter("parent").orElse(null)));
   }
 }

@@ -1,13 +1,13 @@
 package dev.puddle.core.rest;
 
-import dev.puddle.core.access.Securable;
-import dev.puddle.core.api.Privilege;
+import dev.puddle.core.access.AccessPolicy;
+import dev.puddle.core.access.Operation;
+import dev.puddle.core.access.Targets;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
-import dev.puddle.core.catalog.MetadataJson;
+import dev.puddle.core.catalog.Committed;
 import dev.puddle.core.catalog.TableCommit;
-import dev.puddle.core.catalog.TransactionCommit;
 import dev.puddle.core.catalog.VersionCache;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
@@ -21,7 +21,6 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.RESTCatalogProperties;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
@@ -42,17 +41,14 @@ final class TableEndpoints {
   static final String SNAPSHOTS_ALL = "all";
 
   private final CatalogObjects objects;
-  private final FileIO io;
   private final VersionCache<TableMetadata> parsed;
   private final LoadedTables loaded;
 
   TableEndpoints(
       CatalogObjects objects,
-      FileIO io,
       VersionCache<TableMetadata> parsed,
       LoadedTables loaded) {
     this.objects = objects;
-    this.io = io;
     this.parsed = parsed;
     this.loaded = loaded;
   }
@@ -85,9 +81,9 @@ final class TableEndpoints {
         page.items().stream()
             .filter(
                 id ->
-                    kind == Kind.TABLE
-                        ? scope.access().holds(Privilege.TABLE_LIST, Securable.table(id))
-                        : scope.access().holds(Privilege.VIEW_LIST, Securable.view(id)))
+                    scope.allows(
+                        kind == Kind.TABLE ? Operation.SHOW_TABLE : Operation.SHOW_VIEW,
+                        Targets.object(id)))
             .toList(),
         page.nextPageToken());
   }
@@ -108,11 +104,9 @@ final class TableEndpoints {
     RegisterTableRequest request =
         RestJson.read(scope.request().body(), RegisterTableRequest.class);
     request.validate();
-    Names.checkCreatable(TableIdentifier.of(scope.namespace(), request.name()));
-    if (request.overwrite()) {
-      Authorization.overwrite(scope, TableIdentifier.of(scope.namespace(), request.name()));
-    }
     TableIdentifier table = TableIdentifier.of(scope.namespace(), request.name());
+    Names.checkCreatable(table);
+    scope.authorize(AccessPolicy.register(request.overwrite()), Targets.object(table));
     return tableResponse(
         scope, table, CatalogHandlers.registerTable(scope.catalog(), scope.namespace(), request));
   }
@@ -121,7 +115,7 @@ final class TableEndpoints {
    * What a load of all snapshots or a commit reads first, the table's row, for the access check to
    * read in the same round trip; null for any other request, or a table name that is not valid.
    */
-  CatalogObjects.Lookup readAhead(Request request, Warehouse warehouse) {
+  CatalogObjects.Lookup rowLookup(Request request, Warehouse warehouse) {
     boolean load =
         request.route() == Route.LOAD_TABLE && snapshotsMode(request).equals(SNAPSHOTS_ALL);
     if (!load && request.route() != Route.UPDATE_TABLE) {
@@ -171,7 +165,7 @@ final class TableEndpoints {
    * LoadedTables} without reading its metadata at all.
    */
   private Response loadStoredTable(Scope scope) {
-    LoadedTables.Load load = loaded.load(scope.warehouse(), scope.table());
+    LoadedTables.Load load = loaded.load(scope.warehouse(), scope.table(), scope.row());
     return unlessNotModified(scope, load.etag(), load::response);
   }
 
@@ -201,16 +195,18 @@ final class TableEndpoints {
           "Identifier in the request body %s does not match the path %s",
           request.identifier(), table);
     }
-    Authorization.commit(scope, table, request.requirements(), request.updates());
+    authorizeCommit(scope, request);
     if (TableCommit.creates(request.requirements())) {
       // a staged create: iceberg-core's create transaction
       return tableResponse(
           scope, table, CatalogHandlers.updateTable(scope.catalog(), table, request));
     }
-    TableMetadata committed =
-        new TableCommit(scope.warehouse(), objects, io, parsed).commit(table, request);
-    return tableResponse(
-        scope, table, LoadTableResponse.builder().withTableMetadata(committed).build());
+    Committed committed = new TableCommit(scope.catalog()).commit(table, request, scope.row());
+    return loaded.committed(
+        scope.warehouse(),
+        table,
+        committed.metadata().metadataFileLocation(),
+        committed.metadataJson());
   }
 
   Response dropTable(Scope scope) {
@@ -227,7 +223,8 @@ final class TableEndpoints {
     RenameTableRequest request = RestJson.read(scope.request().body(), RenameTableRequest.class);
     request.validate();
     Names.checkCreatable(request.destination());
-    Authorization.rename(scope, request.source(), request.destination());
+    scope.authorize(
+        Operation.RENAME_TABLE, Targets.rename(request.source(), request.destination()));
     scope.catalog().renameTable(request.source(), request.destination());
     return Response.noContent();
   }
@@ -238,7 +235,7 @@ final class TableEndpoints {
     if (request.report() == null) {
       throw new BadRequestException("Invalid metrics report: missing report");
     }
-    Authorization.reportMetrics(scope, request);
+    scope.authorize(AccessPolicy.report(request.reportType()), Targets.object(scope.table()));
     return Response.noContent();
   }
 
@@ -246,14 +243,17 @@ final class TableEndpoints {
     CommitTransactionRequest request =
         RestJson.read(scope.request().body(), CommitTransactionRequest.class);
     request.validate();
-    request
-        .tableChanges()
-        .forEach(
-            change ->
-                Authorization.commit(
-                    scope, change.identifier(), change.requirements(), change.updates()));
-    new TransactionCommit(scope.warehouse(), objects, io, parsed).commit(request);
+    request.tableChanges().forEach(change -> authorizeCommit(scope, change));
+    scope.catalog().transactionCommit().commit(request);
     return Response.noContent();
+  }
+
+  /** A commit to one table: what its requirements and updates do decides what it needs. */
+  private static void authorizeCommit(Scope scope, UpdateTableRequest change) {
+    TableIdentifier table = change.identifier() != null ? change.identifier() : scope.table();
+    scope.authorize(
+        AccessPolicy.commit(TableCommit.creates(change.requirements()), change.updates()),
+        Targets.object(table));
   }
 
   /**
@@ -267,6 +267,7 @@ final class TableEndpoints {
     if (location == null) {
       return Response.json(200, RestJson.write(response));
     }
-    return loaded.committed(scope.warehouse(), table, location, MetadataJson.of(metadata));
+    return loaded.committed(
+        scope.warehouse(), table, location, scope.catalog().metadataJson(metadata));
   }
 }

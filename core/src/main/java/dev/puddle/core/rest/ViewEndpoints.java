@@ -1,5 +1,7 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.core.access.Operation;
+import dev.puddle.core.access.Targets;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
@@ -76,7 +78,8 @@ final class ViewEndpoints {
     RenameTableRequest request = RestJson.read(scope.request().body(), RenameTableRequest.class);
     request.validate();
     Names.checkCreatable(request.destination());
-    Authorization.rename(scope, request.source(), request.destination());
+    scope.authorize(
+        Operation.RENAME_VIEW, Targets.rename(request.source(), request.destination()));
     scope.catalog().renameView(request.source(), request.destination());
     return Response.noContent();
   }

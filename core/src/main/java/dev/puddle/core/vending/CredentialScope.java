@@ -1,5 +1,6 @@
 package dev.puddle.core.vending;
 
+import dev.puddle.core.access.AccessLevel;
 import dev.puddle.core.metastore.Locations;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +15,6 @@ import org.apache.iceberg.TableProperties;
 public record CredentialScope(AccessLevel access, List<String> locations) {
   public CredentialScope {
     Objects.requireNonNull(access, "access");
-    if (access == AccessLevel.NONE) {
-      throw new IllegalArgumentException("No credentials are vended without access");
-    }
     locations = List.copyOf(locations);
   }
 

@@ -1,32 +1,27 @@
 package dev.puddle.core.vending;
 
+import dev.puddle.core.access.AccessLevel;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.iceberg.aws.AwsClientProperties;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.credentials.ImmutableCredential;
 
 /**
- * Credential vending: whether a warehouse's tables get vended credentials, whether a caller may
- * have them ({@link DataAccess}), and the credentials themselves, as a table response carries them.
+ * Credential vending: whether a warehouse's tables get vended credentials, and the credentials
+ * themselves, as a table response carries them, at the level {@link
+ * dev.puddle.core.access.AccessPolicy#delegation} gave the caller.
  */
 public final class CredentialVending {
-  private static final CredentialVending DISABLED = new CredentialVending(null, null);
+  private static final CredentialVending DISABLED = new CredentialVending(null);
 
   private final CredentialVendor vendor;
-  private final DataAccess access;
 
-  /**
-   * Vending from {@code vendor} (wrap it in a {@link CredentialCache}) to callers as {@code access}
-   * allows.
-   */
-  public CredentialVending(CredentialVendor vendor, DataAccess access) {
+  /** Vending from {@code vendor} (wrap it in a {@link CredentialCache}). */
+  public CredentialVending(CredentialVendor vendor) {
     this.vendor = vendor;
-    this.access = access;
   }
 
   /** No credential vending: requests for it are answered without credentials. */
@@ -37,20 +32,6 @@ public final class CredentialVending {
   /** Whether the tables of {@code warehouse} get vended credentials. */
   public boolean enabled(Warehouse warehouse) {
     return vendor != null && vendor.role(warehouse).isPresent();
-  }
-
-  /**
-   * The access {@code caller} has to the table's data, {@link AccessLevel#READ} at least; 403 if
-   * none.
-   */
-  public AccessLevel authorize(Caller caller, Warehouse warehouse, TableIdentifier table) {
-    AccessLevel level = access.of(caller, warehouse, table);
-    if (level == null || level == AccessLevel.NONE) {
-      throw new ForbiddenException(
-          "Principal '%s' is not allowed to access the data of table %s",
-          caller.principal(), table);
-    }
-    return level;
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.puddle.core.vending;
 
+import dev.puddle.core.access.AccessLevel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -126,11 +127,5 @@ class SessionPolicyTest {
     assertThatThrownBy(() -> SessionPolicy.json(scope, "aws"))
         .isInstanceOf(BadRequestException.class)
         .hasMessageContaining("not an S3 location");
-  }
-
-  @Test
-  void aScopeWithoutAccessCannotExist() {
-    assertThatThrownBy(() -> CredentialScope.forTable(AccessLevel.NONE, TABLE, Map.of()))
-        .isInstanceOf(IllegalArgumentException.class);
   }
 }

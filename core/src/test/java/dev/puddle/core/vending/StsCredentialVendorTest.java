@@ -1,5 +1,6 @@
 package dev.puddle.core.vending;
 
+import dev.puddle.core.access.AccessLevel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,12 +1,15 @@
-package dev.puddle.core.access;
+package dev.puddle.core.metastore.access;
 
+import dev.puddle.core.access.CallerAccess;
+import dev.puddle.core.access.Grant;
+import dev.puddle.core.access.Securable;
 import dev.puddle.core.api.Privilege;
-import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.BuiltInRoles;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.ResultColumns;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,7 +26,8 @@ import org.apache.iceberg.catalog.Namespace;
 /**
  * Reads a caller's access: from the principal through its activated principal roles (is one of
  * them {@code service_admin}?) on to the catalog roles of one warehouse and every privilege they
- * hold there, each with the path of its securable.
+ * hold there, each with the path of its securable; for a load or commit, with the table's row in
+ * the same round trip.
  *
  * <p>An execution environment keeps what it read together with the realm's access version at the
  * time (migration V7: every change to principals, roles, grants or object names bumps it in the
@@ -42,11 +46,25 @@ public final class AccessQuery {
   /** The access parameters of both functions; a lookup's follow. */
   private static final int ACCESS_PARAMETERS = 6;
 
-  /** The access columns of both functions' rows; an object's columns follow. */
-  private static final int ACCESS_COLUMNS = 7;
+  /** The access columns of both functions' rows (V7); an object's columns follow. */
+  private static final ResultColumns ACCESS =
+      ResultColumns.of(
+          "version",
+          "principal_role",
+          "catalog_role_id",
+          "privilege",
+          "securable",
+          "levels",
+          "object_name");
 
   /** Callers kept: far more than one execution environment serves. */
   private static final int KEPT_CALLERS = 1024;
+
+  /**
+   * What one read gave: the caller's access and, if a row was looked up with it, that row (empty
+   * if there is no such table or view).
+   */
+  public record AccessRead(CallerAccess access, Optional<CatalogObject> row) {}
 
   private record Key(Caller caller, Long warehouseId) {}
 
@@ -72,35 +90,29 @@ public final class AccessQuery {
    * when {@code warehouseId} is null.
    */
   public CallerAccess load(Caller caller, Long warehouseId) {
-    return load(caller, warehouseId, null);
+    return read(caller, warehouseId, null).access();
   }
 
   /**
-   * The caller's access in the warehouse {@code warehouseId}, read in the same round trip as the
-   * table or view {@code ahead} looks up, which is kept for the request's read of it ({@link
-   * RequestScope#readAhead}). Only the access decides what the request may do: the object is read,
-   * not used, before it is checked.
+   * The caller's access in the warehouse {@code warehouseId}, and the table or view {@code row}
+   * looks up (if not null) in the same round trip. Only the access decides what the request may
+   * do: the row is read, not used, before the access is checked.
    */
-  public CallerAccess load(Caller caller, Long warehouseId, CatalogObjects.Lookup ahead) {
-    if (ahead != null && !Long.valueOf(ahead.warehouseId()).equals(warehouseId)) {
-      throw new IllegalArgumentException("A read ahead must be in the caller's warehouse");
+  public AccessRead read(Caller caller, Long warehouseId, CatalogObjects.Lookup row) {
+    if (row != null && !Long.valueOf(row.warehouseId()).equals(warehouseId)) {
+      throw new IllegalArgumentException("A row read with access must be in its warehouse");
     }
-    // once per request: vending's data-access check and the route's own check share one read
     Key key = new Key(caller, warehouseId);
-    return RequestScope.current().memo(key, () -> query(key, ahead));
-  }
-
-  private CallerAccess query(Key key, CatalogObjects.Lookup ahead) {
     Kept known = kept(key);
     return database.read(
         connection -> {
           try (PreparedStatement statement =
-              connection.prepareStatement(ahead == null ? SQL : WITH_OBJECT_SQL)) {
+              connection.prepareStatement(row == null ? SQL : WITH_OBJECT_SQL)) {
             bind(statement, connection, key, known);
-            if (ahead != null) {
-              ahead.bindName(connection, statement, ACCESS_PARAMETERS + 1);
+            if (row != null) {
+              row.bindName(connection, statement, ACCESS_PARAMETERS + 1);
             }
-            return read(statement, key, known, ahead);
+            return read(statement, key, known, row);
           }
         });
   }
@@ -122,48 +134,46 @@ public final class AccessQuery {
     }
   }
 
-  private CallerAccess read(
-      PreparedStatement statement, Key key, Kept known, CatalogObjects.Lookup ahead)
+  private AccessRead read(
+      PreparedStatement statement, Key key, Kept known, CatalogObjects.Lookup lookup)
       throws SQLException {
+    ResultColumns objectColumns = CatalogObjects.Lookup.COLUMNS.after(ACCESS);
     Long version = null;
     boolean current = false;
     boolean serviceAdmin = false;
     boolean catalogRole = false;
     List<Grant> grants = new ArrayList<>();
-    Optional<CatalogObject> object = Optional.empty();
+    Optional<CatalogObject> row = Optional.empty();
     try (ResultSet rs = statement.executeQuery()) {
       while (rs.next()) {
         // an object's row: its kind (never null in it) is null in the access rows
-        if (ahead != null && rs.getString(ACCESS_COLUMNS + 2) != null) {
-          object = Optional.of(ahead.read(rs, ACCESS_COLUMNS + 1));
+        if (lookup != null && rs.getString(objectColumns.index("kind")) != null) {
+          row = Optional.of(lookup.read(rs, objectColumns));
           continue;
         }
-        version = rs.getLong(1);
-        String principalRole = rs.getString(2);
+        version = rs.getLong(ACCESS.index("version"));
+        String principalRole = rs.getString(ACCESS.index("principal_role"));
         if (principalRole == null) {
           current = true; // the version is the kept one's
           continue;
         }
         serviceAdmin |= principalRole.equals(BuiltInRoles.SERVICE_ADMIN);
-        catalogRole |= rs.getString(3) != null;
-        String privilege = rs.getString(4);
+        catalogRole |= rs.getString(ACCESS.index("catalog_role_id")) != null;
+        String privilege = rs.getString(ACCESS.index("privilege"));
         if (privilege != null) {
           grants.add(new Grant(Privilege.valueOf(privilege), securable(rs)));
         }
       }
     }
-    if (ahead != null) {
-      RequestScope.current().readAhead(ahead, object);
-    }
     if (current) {
-      return known.access();
+      return new AccessRead(known.access(), row);
     }
     CallerAccess access = new CallerAccess(key.caller(), serviceAdmin, catalogRole, grants);
     if (version != null) {
       // a caller without any role gives no row, and no version to keep its access at
       keep(key, new Kept(version, access));
     }
-    return access;
+    return new AccessRead(access, row);
   }
 
   private synchronized Kept kept(Key key) {
@@ -175,11 +185,12 @@ public final class AccessQuery {
   }
 
   private static Securable securable(ResultSet rs) throws SQLException {
-    Securable.Kind kind = Securable.Kind.valueOf(rs.getString(5).toUpperCase(Locale.ROOT));
+    Securable.Kind kind =
+        Securable.Kind.valueOf(rs.getString(ACCESS.index("securable")).toUpperCase(Locale.ROOT));
     if (kind == Securable.Kind.CATALOG) {
       return Securable.catalog();
     }
-    Namespace namespace = Namespace.of((String[]) rs.getArray(6).getArray());
-    return new Securable(kind, namespace, rs.getString(7));
+    Namespace namespace = Namespace.of((String[]) rs.getArray(ACCESS.index("levels")).getArray());
+    return new Securable(kind, namespace, rs.getString(ACCESS.index("object_name")));
   }
 }

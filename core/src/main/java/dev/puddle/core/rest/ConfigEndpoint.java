@@ -1,0 +1,54 @@
+package dev.puddle.core.rest;
+
+import dev.puddle.core.api.Response;
+import dev.puddle.core.api.Route;
+import dev.puddle.core.storage.Storage;
+import dev.puddle.core.vending.AccessDelegation;
+import java.time.Duration;
+import java.util.Arrays;
+import org.apache.iceberg.rest.Endpoint;
+import org.apache.iceberg.rest.RESTCatalogProperties;
+import org.apache.iceberg.rest.responses.ConfigResponse;
+
+/**
+ * {@code GET /v1/config}: the warehouse's prefix, the storage properties engines need, the
+ * namespace separator, every endpoint this catalog serves, the idempotency key lifetime, and,
+ * where the warehouse vends credentials and engines get no storage keys here, a default {@code
+ * X-Iceberg-Access-Delegation} header.
+ */
+final class ConfigEndpoint {
+  private final Storage storage;
+  private final CredentialEndpoints credentials;
+  private final Duration idempotencyKeyLifetime;
+
+  ConfigEndpoint(
+      Storage storage, CredentialEndpoints credentials, Duration idempotencyKeyLifetime) {
+    this.storage = storage;
+    this.credentials = credentials;
+    this.idempotencyKeyLifetime = idempotencyKeyLifetime;
+  }
+
+  Response config(Scope scope) {
+    ConfigResponse.Builder builder = ConfigResponse.builder();
+    if (idempotencyKeyLifetime != null) {
+      builder.withIdempotencyKeyLifetime(idempotencyKeyLifetime.toString());
+    }
+    if (credentials.vends(scope.warehouse()) && !storage.handsOutKeys()) {
+      // a default, as in PyIceberg: engines without keys of their own ask for credentials
+      builder.withDefault(
+          "header." + AccessDelegation.HEADER, AccessDelegation.VENDED_CREDENTIALS);
+    }
+    ConfigResponse response =
+        builder
+            .withDefaults(storage.configDefaults())
+            .withOverride("prefix", scope.warehouse().name())
+            .withOverride(RESTCatalogProperties.NAMESPACE_SEPARATOR, Names.SEPARATOR_ENCODED)
+            .withEndpoints(
+                Arrays.stream(Route.values())
+                    .filter(Route::isCatalogEndpoint)
+                    .map(route -> Endpoint.create(route.method(), route.path()))
+                    .toList())
+            .build();
+    return Response.json(200, RestJson.write(response));
+  }
+}
