@@ -14,6 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -26,13 +29,16 @@ import org.apache.iceberg.IcebergBuild;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar bench/target/puddle-bench.jar}: starts Puddle's local twin and Iceberg's
  * reference REST server side by side, drives both with the same client load, interleaved, measures
- * what concerns Puddle alone, and prints the report as Markdown (also written to {@code
- * bench/target/results.md}).
+ * what concerns Puddle alone, and prints the report as Markdown. The report is also written, as
+ * the record of the run, to {@code docs/benchmarks/results/<the run's UTC date>.md} (or to {@code
+ * --results-dir}); the docs link to that folder rather than quote its figures.
  */
 @Command(
     name = "puddle-bench",
@@ -40,6 +46,12 @@ import picocli.CommandLine.Option;
     description =
         "Benchmarks Puddle's local twin against Iceberg's reference REST server, side by side.")
 public final class Benchmarks implements Callable<Integer> {
+  /** Where the reports of runs go, one file per run, in the checkout. */
+  static final String RESULTS = "docs/benchmarks/results";
+
+  private static final DateTimeFormatter RUN_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT);
+
   @Option(
       names = "--rounds",
       description =
@@ -137,9 +149,18 @@ public final class Benchmarks implements Callable<Integer> {
   Path projectDirectory;
 
   @Option(
+      names = "--results-dir",
+      description =
+          "Where the report goes, as <the run's UTC date>.md (default: docs/benchmarks/results of"
+              + " the checkout). A second run of the same date gets <date>-2.md, and so on.")
+  Path resultsDirectory;
+
+  @Option(
       names = "--keep-data",
       description = "Keep the run's PostgreSQL and S3 data under bench/target/runs.")
   boolean keepData;
+
+  @Spec CommandSpec spec;
 
   public static void main(String[] args) {
     // the client logs every table it creates and every conflict it retries; progress lines and
@@ -191,12 +212,35 @@ public final class Benchmarks implements Callable<Integer> {
     report.costs(OperationCosts.read(project));
     report.artifacts(ArtifactSizes.measure(project, functionsClassPath(benchTarget)));
 
-    String markdown = report.toMarkdown(machine.finished());
-    Files.writeString(benchTarget.resolve("results.md"), markdown);
+    String title = "Benchmark run of " + RUN_TIME.format(started.atOffset(ZoneOffset.UTC));
+    String markdown = report.toMarkdown(title, command(), machine.finished());
+    Path results =
+        resultsFile(
+            resultsDirectory != null ? resultsDirectory : project.resolve(RESULTS),
+            LocalDate.ofInstant(started, ZoneOffset.UTC));
+    Files.writeString(results, markdown);
     System.out.println(markdown);
-    Progress.report(
-        "written to " + benchTarget.resolve("results.md") + "; logs in " + run.resolve("logs"));
+    Progress.report("written to " + results + "; logs in " + run.resolve("logs"));
     return 0;
+  }
+
+  /** {@code <date>.md} in {@code directory}, or {@code <date>-2.md}… if it is taken. */
+  private static Path resultsFile(Path directory, LocalDate date) throws IOException {
+    Files.createDirectories(directory);
+    Path file = directory.resolve(date + ".md");
+    for (int n = 2; Files.exists(file); n++) {
+      file = directory.resolve(date + "-" + n + ".md");
+    }
+    return file;
+  }
+
+  /** The command line of this run, as the report's reader would repeat it. */
+  private String command() {
+    List<String> args = spec.commandLine().getParseResult().originalArgs();
+    return String.join(
+        " ",
+        Stream.concat(Stream.of("java -jar bench/target/puddle-bench.jar"), args.stream())
+            .toList());
   }
 
   /**

@@ -15,9 +15,9 @@ import org.crac.Resource;
 /**
  * The Lambda entry point of the Iceberg REST catalog: an API Gateway HTTP API event (payload format
  * 2.0) in, its response out. Wiring happens once per execution environment, in the init phase, from
- * the environment variables (see the README). Each request only converts and delegates. With
- * SnapStart, {@link #beforeCheckpoint} primes the function and {@link #afterRestore} drops what
- * must not outlive the snapshot.
+ * the environment variables ({@code docs/configuration.md}). Each request only converts and
+ * delegates. With SnapStart, {@link #beforeCheckpoint} primes the function and {@link
+ * #afterRestore} drops what must not outlive the snapshot.
  */
 public final class CatalogHandler implements RequestStreamHandler, Resource {
   private static final ObjectMapper JSON =

@@ -18,18 +18,10 @@ import java.util.Map;
 
 /**
  * The migration function (group {@code migrate}): the Lambda behind the CloudFormation custom
- * resource that brings the metastore schema up to date at deploy time, never on a cold start.
- * Create and Update run the migrations, which are idempotent and serialized by a lock, then
- * bootstrap the function's realm (its root principal, see {@link RealmBootstrap}) if that has not
- * happened yet and, when {@code PUDDLE_DEFAULT_WAREHOUSE_LOCATION} is set, create the realm's
- * default warehouse at that location unless it exists, so a new deployment serves its first
- * request. Delete leaves the schema alone, so removing the stack never drops the catalog.
- * CloudFormation always gets an answer: SUCCESS with the number of scripts applied and root's
- * client id, or FAILED with the reason. When {@code PUDDLE_ROOT_CREDENTIAL_SECRET_ARN} is set (as
- * the stack sets it), root gets the credential that secret holds, read on every run: the deployer
- * reads it there, and a new value of the secret replaces root's credential on the next run.
- * Otherwise a root secret generated here is never shown: set one with the management API's
- * rotation.
+ * resource that brings the metastore schema up to date at deploy time, bootstraps the realm's
+ * root principal ({@link RealmBootstrap}) and creates the default warehouse if asked to. What it
+ * does on Create, Update and Delete, and the variables it reads, are in {@code
+ * docs/deploy-aws.md} and {@code docs/configuration.md}.
  */
 public final class MigrationHandler implements RequestStreamHandler {
   /** The custom resource's physical id: the one schema of the metastore. */

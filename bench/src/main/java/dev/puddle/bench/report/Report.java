@@ -82,9 +82,19 @@ public final class Report {
     this.artifacts = List.copyOf(artifacts);
   }
 
-  /** The report, with the machine as it was at the end of the run. */
-  public String toMarkdown(Machine machine) {
+  /**
+   * The report, with the machine as it was at the end of the run.
+   *
+   * @param title the report's heading, e.g. the run's date
+   * @param command the command line of the run
+   */
+  public String toMarkdown(String title, String command, Machine machine) {
     StringBuilder out = new StringBuilder();
+    out.append("# ").append(title).append("\n\n");
+    out.append("Written by the benchmark runner (`bench/`) at the end of the run; the method is in")
+        .append(" [the benchmarks' README](../README.md). Command: `")
+        .append(command)
+        .append("`.\n\n");
     out.append("## Puddle side by side with Iceberg's reference REST server\n\n");
     out.append(setup).append("\n\n");
     out.append("Machine: ").append(machine.describe()).append(".");
@@ -134,23 +144,33 @@ public final class Report {
     appendPuddleAlone(out);
     appendGoals(out);
     if (!failures.isEmpty()) {
-      out.append("\n### Not measured\n\n");
+      out.append("\n## Not measured\n\n");
       failures.forEach(f -> out.append("- ").append(f).append('\n'));
     }
     return out.toString();
   }
 
   private void appendPuddleAlone(StringBuilder out) {
-    out.append("\n### Puddle alone\n\n");
+    out.append("\n## Puddle alone\n\n");
     out.append("SQL statements and S3 requests per operation, quoted from `OperationCostTest`");
-    if (costs == null || costs.lines().isEmpty()) {
-      out.append(": no output found; run `").append(OperationCosts.COMMAND).append("`.\n");
+    if (costs == null) {
+      out.append(": not read.\n");
     } else {
-      out.append(" (output of ")
-          .append(costs.written().map(Object::toString).orElse("unknown time"))
-          .append("):\n\n```\n");
-      costs.lines().forEach(line -> out.append(line).append('\n'));
-      out.append("```\n");
+      out.append(costs.written().map(w -> " (output written " + w + ")").orElse(""));
+      if (!costs.current()) {
+        out.append(". **These counts may not describe the code measured here**: ")
+            .append(String.join("; ", costs.problems()))
+            .append(". Run `")
+            .append(OperationCosts.COMMAND)
+            .append("` before the benchmark to quote counts of the current code.");
+      }
+      if (costs.lines().isEmpty()) {
+        out.append("\n");
+      } else {
+        out.append(costs.current() ? ":" : " What it says:").append("\n\n```\n");
+        costs.lines().forEach(line -> out.append(line).append('\n'));
+        out.append("```\n");
+      }
     }
     if (!coldInits.isEmpty()) {
       List<Double> millis = coldInits.stream().map(d -> d.toNanos() / 1e6).toList();
@@ -178,7 +198,7 @@ public final class Report {
   }
 
   private void appendGoals(StringBuilder out) {
-    out.append("\n### Goals\n\n");
+    out.append("\n## Goals\n\n");
     for (Comparison c : comparisons) {
       c.verdict()
           .ifPresent(
@@ -201,7 +221,11 @@ public final class Report {
     Optional<Map<String, Integer>> requests =
         costs == null ? Optional.empty() : costs.s3Requests(operation);
     if (requests.isEmpty()) {
-      return "- " + goal + ": not measured (no OperationCostTest output)\n";
+      return "- " + goal + ": not measured (no " + operation + " line of OperationCostTest)\n";
+    }
+    if (!costs.current()) {
+      // a verdict on counts of other code would pass for one on this code
+      return "- " + goal + ": not judged (OperationCostTest's output is not current, see above)\n";
     }
     int count = kinds.stream().mapToInt(kind -> requests.get().getOrDefault(kind, 0)).sum();
     return String.format(

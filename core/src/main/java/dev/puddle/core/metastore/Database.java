@@ -14,21 +14,11 @@ import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ServiceUnavailableException;
 
 /**
- * Connections to the metastore. Connections carry no session state (no {@code SET}, no session
- * advisory locks, no temporary tables), so a proxy in front of PostgreSQL never pins them.
- *
- * <p>A Lambda execution environment serves one request at a time and keeps one connection, opened
- * lazily; the local server keeps a few. A connection that failed is discarded and the next request
- * opens a new one. A kept connection that turns out to be broken (the server restarted, the proxy
- * dropped it while the function was idle) is replaced before any of the work ran, so the request
- * does not fail because of it; work that already ran is never run again.
- *
- * <p>The deadline of the request being served ({@link RequestScope}) bounds everything: each
- * transaction starts with {@code SET LOCAL statement_timeout} (transaction-scoped, so nothing stays
- * on the connection), the socket read timeout backs that up, and a transaction whose deadline
- * passes before {@code COMMIT} is rolled back. Failures are reported precisely: a {@link
- * ServiceUnavailableException} means nothing was committed; a {@link CommitStateUnknownException}
- * means the connection failed while {@code COMMIT} was on its way.
+ * Connections to the metastore, and work run on them under the request's deadline ({@link
+ * RequestScope}): reads, autocommit work and transactions, each reported as {@link
+ * ServiceUnavailableException} when nothing was committed or {@link CommitStateUnknownException}
+ * when the connection failed while {@code COMMIT} was on its way. How connections are kept,
+ * replaced and timed out is in {@code docs/operations/lambda-runtime.md}.
  */
 public final class Database implements AutoCloseable {
 
