@@ -78,7 +78,7 @@ class AccessControlTest {
     }
   }
 
-  /** The seed's scenario: a second engine scoped down to reading one namespace. */
+  /** The second-engine scenario: an engine scoped down to reading one namespace. */
   @Test
   void aReaderOfOneNamespaceLoadsWhatTheWriterCommittedAndNothingElse() {
     RESTCatalog writer = engine(Principals.ROOT);

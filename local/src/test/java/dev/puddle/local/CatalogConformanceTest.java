@@ -1,7 +1,6 @@
 package dev.puddle.local;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -11,7 +10,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -123,10 +122,9 @@ class CatalogConformanceTest extends CatalogTests<RESTCatalog> {
 
   @Test
   @Override
-  @Disabled(
-      "Moves the metadata file on a local filesystem and expects loadTable to fail; Puddle serves"
-          + " loadTable from the metadata stored in PostgreSQL and never reads object storage")
   public void testLoadTableWithMissingMetadataFile(@TempDir Path tempDir) {
-    throw new UncheckedIOException(new IOException("not run"));
+    Assumptions.abort(
+        "Moves the metadata file on a local filesystem and expects loadTable to fail; Puddle serves"
+            + " loadTable from the metadata stored in PostgreSQL and never reads object storage");
   }
 }

@@ -29,7 +29,7 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
 /**
- * The seed's scenario end to end, as two engines see it over HTTP with real tokens: root, the
+ * The second-engine scenario end to end, as two engines see it over HTTP with real tokens: root, the
  * writer, sets up through the management API a principal for a second engine that may read one
  * namespace. That engine signs in with its own credential (client credentials at the twin's token
  * endpoint), loads the table state the writer committed, cannot commit, cannot see the other

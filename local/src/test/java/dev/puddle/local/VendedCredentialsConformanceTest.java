@@ -2,7 +2,7 @@ package dev.puddle.local;
 
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,12 +26,14 @@ class VendedCredentialsConformanceTest extends CatalogConformanceTest {
           + " table's location (as with Apache Polaris)";
 
   @Override
-  @Disabled(MOVES_THE_TABLE)
   @Test
-  public void testCompleteReplaceTransaction() {}
+  public void testCompleteReplaceTransaction() {
+    Assumptions.abort(MOVES_THE_TABLE);
+  }
 
   @Override
-  @Disabled(MOVES_THE_TABLE)
   @Test
-  public void testCompleteCreateOrReplaceTransactionReplace() {}
+  public void testCompleteCreateOrReplaceTransactionReplace() {
+    Assumptions.abort(MOVES_THE_TABLE);
+  }
 }

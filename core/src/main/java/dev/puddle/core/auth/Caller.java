@@ -19,9 +19,4 @@ public record Caller(String realm, String principal, boolean allRoles, Set<Strin
   public static Caller withAllRoles(String realm, String principal) {
     return new Caller(realm, principal, true, Set.of());
   }
-
-  /** Whether the token activates the principal role {@code role}. */
-  public boolean activates(String role) {
-    return allRoles || roles.contains(role);
-  }
 }

@@ -226,6 +226,9 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     known = null;
     if (found == null) {
       found = committer.find(keptLocation(kept));
+    } else if (found.metadataJson() == null && !VersionCache.holds(kept, found)) {
+      // read without its metadata for a version kept then, gone since: read it again, whole
+      found = committer.find(null);
     }
     if (found == null) {
       if (currentMetadataLocation() != null) {

@@ -26,6 +26,11 @@ public final class VersionCache<V> {
     }
   }
 
+  /** Whether {@code kept} is what was kept for the row's current version. */
+  public static <V> boolean holds(Optional<Entry<V>> kept, CatalogObject row) {
+    return kept.isPresent() && kept.get().standsFor(row);
+  }
+
   private record Key(long warehouseId, TableIdentifier identifier) {}
 
   private final long maxWeight;
@@ -69,11 +74,5 @@ public final class VersionCache<V> {
       this.weight -= eldest.next().weight();
       eldest.remove();
     }
-  }
-
-  /** Forgets everything, e.g. what a SnapStart snapshot carried over from priming. */
-  public synchronized void clear() {
-    entries.clear();
-    weight = 0;
   }
 }

@@ -166,7 +166,7 @@ public final class CatalogApi {
     this.namespaceEndpoints = new NamespaceEndpoints(namespaces);
     this.tableEndpoints =
         new TableEndpoints(
-            objects, parsedMetadata, new LoadedTables(VersionCache.ofHeapShare()));
+            objects, parsedMetadata, new LoadedTables(objects, VersionCache.ofHeapShare()));
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs);
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);
@@ -246,7 +246,7 @@ public final class CatalogApi {
             warehouse == null ? null : tableEndpoints.rowLookup(request, warehouse));
     decided.ifPresent(op -> AccessPolicy.authorize(op, read.access(), Scope.targetsOf(request)));
     CredentialEndpoints.Delegation delegation =
-        AccessDelegation.vendedCredentialsRequested(request) && delegates(request.route())
+        delegates(request.route()) && AccessDelegation.vendedCredentialsRequested(request)
             ? credentialEndpoints.prepare(request, read.access(), warehouse)
             : null;
     Function<IdempotencyMark, Response> perform =

@@ -20,9 +20,11 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
  * time.
  */
 final class LoadedTables {
+  private final CatalogObjects objects;
   private final VersionCache<Response> responses;
 
-  LoadedTables(VersionCache<Response> responses) {
+  LoadedTables(CatalogObjects objects, VersionCache<Response> responses) {
+    this.objects = objects;
     this.responses = responses;
   }
 
@@ -73,10 +75,19 @@ final class LoadedTables {
    * #lookup}: its metadata left out if the body of that version was kept.
    */
   Load load(Warehouse warehouse, TableIdentifier table, Optional<CatalogObject> row) {
-    CatalogObject current =
-        row.filter(o -> o.kind() == Kind.TABLE)
-            .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", table));
-    return new Load(warehouse, current, responses.get(warehouse, table));
+    CatalogObject current = table(row, table);
+    Optional<VersionCache.Entry<Response>> kept = responses.get(warehouse, table);
+    if (current.metadataJson() == null && !VersionCache.holds(kept, current)) {
+      // the version kept when the row was read went meanwhile (another request kept a newer
+      // one): read the row again, metadata included
+      current = table(objects.find(warehouse, table, null), table);
+    }
+    return new Load(warehouse, current, kept);
+  }
+
+  private static CatalogObject table(Optional<CatalogObject> row, TableIdentifier table) {
+    return row.filter(o -> o.kind() == Kind.TABLE)
+        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", table));
   }
 
   /**
