@@ -2,13 +2,13 @@ package dev.puddle.functions;
 
 import dev.puddle.core.access.AccessQuery;
 import dev.puddle.core.access.GrantedDataAccess;
-import dev.puddle.core.access.Principals;
 import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.PrimingIssuer;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
+import dev.puddle.core.metastore.access.Principals;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.vending.CredentialCache;
 import dev.puddle.core.vending.CredentialVending;

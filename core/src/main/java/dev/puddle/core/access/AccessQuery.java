@@ -3,7 +3,6 @@ package dev.puddle.core.access;
 import dev.puddle.core.api.Privilege;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.auth.Caller;
-import dev.puddle.core.metastore.BuiltInRoles;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;

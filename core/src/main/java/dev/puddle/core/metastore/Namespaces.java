@@ -259,7 +259,7 @@ public final class Namespaces {
   }
 
   /** The namespace's row id, optionally locking the row until the end of the transaction. */
-  static OptionalLong id(Connection connection, long warehouseId, Namespace namespace, boolean lock)
+  public static OptionalLong id(Connection connection, long warehouseId, Namespace namespace, boolean lock)
       throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
@@ -273,7 +273,8 @@ public final class Namespaces {
     }
   }
 
-  static Array levels(Connection connection, Namespace namespace) throws SQLException {
+  /** The namespace's levels as the {@code text[]} its rows are keyed by. */
+  public static Array levels(Connection connection, Namespace namespace) throws SQLException {
     return connection.createArrayOf("text", namespace.levels());
   }
 

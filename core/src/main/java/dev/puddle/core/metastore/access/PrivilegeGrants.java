@@ -1,7 +1,10 @@
-package dev.puddle.core.access;
+package dev.puddle.core.metastore.access;
 
+import dev.puddle.core.access.Grant;
+import dev.puddle.core.access.Securable;
 import dev.puddle.core.api.Privilege;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Warehouse;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -146,19 +149,13 @@ public final class PrivilegeGrants {
     return switch (securable.kind()) {
       case CATALOG -> new Target(null, null);
       case NAMESPACE -> {
-        try (PreparedStatement statement =
-            connection.prepareStatement(
-                "SELECT id FROM namespace WHERE warehouse_id = ? AND levels = ?")) {
-          statement.setLong(1, warehouse.id());
-          statement.setArray(2, connection.createArrayOf("text", securable.namespace().levels()));
-          try (ResultSet rs = statement.executeQuery()) {
-            if (!rs.next()) {
-              throw new NoSuchNamespaceException(
-                  "Namespace does not exist: %s", securable.namespace());
-            }
-            yield new Target(rs.getLong(1), null);
-          }
-        }
+        long id =
+            Namespaces.id(connection, warehouse.id(), securable.namespace(), false)
+                .orElseThrow(
+                    () ->
+                        new NoSuchNamespaceException(
+                            "Namespace does not exist: %s", securable.namespace()));
+        yield new Target(id, null);
       }
       case TABLE, VIEW -> {
         TableIdentifier identifier = TableIdentifier.of(securable.namespace(), securable.name());
@@ -167,7 +164,7 @@ public final class PrivilegeGrants {
                 "SELECT o.id FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
                     + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ? AND o.kind = ?")) {
           statement.setLong(1, warehouse.id());
-          statement.setArray(2, connection.createArrayOf("text", securable.namespace().levels()));
+          statement.setArray(2, Namespaces.levels(connection, securable.namespace()));
           statement.setString(3, securable.name());
           statement.setString(4, securable.kind().sql());
           try (ResultSet rs = statement.executeQuery()) {
