@@ -22,9 +22,10 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 
 /**
- * Table and view rows. A commit swaps an object's metadata pointer with a compare-and-swap on the
- * current metadata location; the current metadata JSON is stored beside the pointer, so loads
- * read PostgreSQL only.
+ * Table and view rows. A table commit locks the table's row ({@link #swapLocked}, {@link #swapAll})
+ * and moves its metadata pointer while holding the lock; a view commit swaps the pointer with a
+ * compare-and-swap on the metadata location it read ({@link #swap}). The current metadata JSON is
+ * stored beside the pointer, so loads read PostgreSQL only.
  */
 public final class CatalogObjects {
   private final Database database;
@@ -89,7 +90,19 @@ public final class CatalogObjects {
     return lock ? findLocked(connection, lookup) : find(connection, lookup);
   }
 
-  /** The object of the lookup, locked for the transaction ({@code SELECT … FOR UPDATE}). */
+  /**
+   * The object of the lookup, locked for the transaction ({@code SELECT … FOR UPDATE}).
+   *
+   * <p>The same read as the function {@code catalog_object_named} (migration V6) and the object
+   * half of {@code caller_access_and_object} (V7), plus the row lock: the "row without metadata if
+   * known" query exists three times, and a change to one is a change to all three, made by a new
+   * migration that replaces both functions. This one cannot call the function, since {@code FOR
+   * UPDATE} locks rows of tables, not of a function's result; V7 writes the query out rather than
+   * calling V6's function because a nested call costs as much as the statement; and applied
+   * migrations are never edited, so deriving all three from one definition would take a migration
+   * replacing both functions for no change in behaviour. {@code CatalogObjectsTest} checks that
+   * the three read the same.
+   */
   private static Optional<CatalogObject> findLocked(Connection connection, Lookup lookup)
       throws SQLException {
     try (PreparedStatement statement =
@@ -430,7 +443,7 @@ public final class CatalogObjects {
           if (namespaceId.isEmpty()) {
             throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
           }
-          String after = Page.nameAfter(pageToken);
+          String after = Page.keyAfter(pageToken);
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "SELECT name FROM catalog_object WHERE namespace_id = ? AND kind = ?"

@@ -108,6 +108,23 @@ public final class Warehouses {
     return find(realm, name).orElseThrow();
   }
 
+  /**
+   * The current properties of the warehouse of that id (none if it is gone), read now rather than
+   * from the cache: e.g. whether a purge may delete files outside a table's location.
+   */
+  public Map<String, String> properties(long id) {
+    return database.read(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement("SELECT properties::text FROM warehouse WHERE id = ?")) {
+            statement.setLong(1, id);
+            try (ResultSet rs = statement.executeQuery()) {
+              return rs.next() ? Json.toMap(rs.getString(1)) : Map.of();
+            }
+          }
+        });
+  }
+
   /** The realm's warehouses, by name. */
   public List<Warehouse> list(String realm) {
     return database.read(
