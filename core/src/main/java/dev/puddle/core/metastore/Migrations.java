@@ -20,7 +20,12 @@ import java.util.Set;
  * half-applied.
  */
 public final class Migrations {
-  /** Migration scripts, oldest first. */
+  /**
+   * Migration scripts, oldest first. Listed rather than discovered: a class loader can open a
+   * resource by name but cannot list a folder, least of all inside the shaded jar a function runs
+   * from, and a script that is not listed would be silently skipped. {@code MigrationsTest} fails
+   * when a file of the folder is missing here.
+   */
   static final List<String> SCRIPTS =
       List.of(
           "V1__catalog.sql",
