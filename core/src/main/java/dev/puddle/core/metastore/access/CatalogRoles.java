@@ -35,7 +35,7 @@ public final class CatalogRoles {
   }
 
   /** Inserts a catalog role and returns its id. */
-  static long insert(
+  private static long insert(
       Connection connection,
       String realm,
       long warehouseId,
@@ -116,7 +116,7 @@ public final class CatalogRoles {
         });
   }
 
-  static void assign(Connection connection, String realm, long principalRoleId, long catalogRoleId)
+  private static void assign(Connection connection, String realm, long principalRoleId, long catalogRoleId)
       throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
