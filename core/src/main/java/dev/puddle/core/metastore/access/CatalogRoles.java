@@ -116,7 +116,8 @@ public final class CatalogRoles {
         });
   }
 
-  private static void assign(Connection connection, String realm, long principalRoleId, long catalogRoleId)
+  private static void assign(
+      Connection connection, String realm, long principalRoleId, long catalogRoleId)
       throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
