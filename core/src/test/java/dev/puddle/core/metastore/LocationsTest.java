@@ -3,6 +3,7 @@ package dev.puddle.core.metastore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
@@ -126,6 +127,20 @@ class LocationsTest {
                 .list(store.warehouse(), Namespace.of("ns"), CatalogObject.Kind.TABLE, null, 10)
                 .items())
         .hasSize(4);
+  }
+
+  @Test
+  void ofConcurrentOverlappingCreatesAtMostOneSucceeds(Database database) throws Exception {
+    Store store = Store.of(database);
+
+    // each location lies inside the one before: any two overlap
+    List<Race.Outcome<CatalogObject>> outcomes =
+        Race.run(4, i -> store.create("p" + i, "s3://bucket/wh/ns/p" + "/q".repeat(i), true));
+
+    assertThat(outcomes).filteredOn(outcome -> outcome.failure() == null).hasSize(1);
+    assertThat(outcomes)
+        .filteredOn(outcome -> outcome.failure() != null)
+        .allMatch(outcome -> outcome.failure() instanceof BadRequestException);
   }
 
   @Test

@@ -3,14 +3,10 @@ package dev.puddle.core.metastore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -72,24 +68,15 @@ class NamespacesTest {
     Namespace namespace = Namespace.of("ns");
     namespaces.create(warehouse, namespace, Map.of("kept", "yes", "dropped", "soon"));
     int writers = 8;
-    ExecutorService pool = Executors.newFixedThreadPool(writers);
-    try {
-      List<Future<?>> updates = new ArrayList<>();
-      for (int i = 0; i < writers; i++) {
-        String key = "key" + i;
-        updates.add(
-            pool.submit(
-                () ->
-                    namespaces.updateProperties(
-                        warehouse, namespace, Map.of(key, "v"), Set.of("dropped"))));
-      }
-      for (Future<?> update : updates) {
-        update.get();
-      }
-    } finally {
-      pool.shutdown();
-    }
 
+    List<Race.Outcome<Namespaces.PropertiesUpdate>> outcomes =
+        Race.run(
+            writers,
+            i ->
+                namespaces.updateProperties(
+                    warehouse, namespace, Map.of("key" + i, "v"), Set.of("dropped")));
+
+    assertThat(outcomes).allMatch(outcome -> outcome.failure() == null);
     Map<String, String> expected = new HashMap<>(Map.of("kept", "yes"));
     IntStream.range(0, writers).forEach(i -> expected.put("key" + i, "v"));
     assertThat(namespaces.load(warehouse, namespace)).isEqualTo(expected);

@@ -91,6 +91,17 @@ class PurgeJobsTest {
   }
 
   @Test
+  void ofConcurrentClaimsExactlyOneWins() throws Exception {
+    UUID id = dropped("t", "s3://bucket/wh/t");
+
+    List<Race.Outcome<PurgeJobs.ClaimResult>> outcomes = Race.run(4, i -> jobs.claim(id, LEASE));
+
+    assertThat(outcomes).allMatch(outcome -> outcome.failure() == null);
+    assertThat(outcomes).filteredOn(outcome -> outcome.result() instanceof Claim).hasSize(1);
+    assertThat(outcomes).filteredOn(outcome -> outcome.result() instanceof Busy).hasSize(3);
+  }
+
+  @Test
   void anExpiredClaimIsTakenOverAndTheOldOneCanChangeNothing() {
     UUID id = dropped("t", "s3://bucket/wh/t");
     Claim stale = (Claim) jobs.claim(id, EXPIRED);
