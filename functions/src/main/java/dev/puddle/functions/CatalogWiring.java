@@ -1,23 +1,23 @@
 package dev.puddle.functions;
 
-import dev.puddle.core.access.Principals;
 import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.PrimingIssuer;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
-import dev.puddle.core.rest.CatalogApi;
-import dev.puddle.core.vending.CredentialCache;
+import dev.puddle.core.metastore.access.Principals;
 import dev.puddle.core.purge.PurgeQueue;
+import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.storage.Storage;
+import dev.puddle.core.vending.CredentialCache;
 import dev.puddle.core.vending.CredentialVendor;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.function.Function;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 
 /**

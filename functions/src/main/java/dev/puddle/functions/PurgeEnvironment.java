@@ -1,6 +1,8 @@
 package dev.puddle.functions;
 
+import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.purge.PurgeSweep;
@@ -28,12 +30,13 @@ final class PurgeEnvironment {
 
   static PurgeProcessor processor(Map<String, String> env) {
     Environment environment = new Environment(env);
-    PurgeJobs jobs = new PurgeJobs(environment.database());
+    Database database = environment.database();
+    PurgeJobs jobs = new PurgeJobs(database);
     Storage storage = environment.storage();
     S3Objects s3 = new S3Objects(S3Objects.client(storage.clientProperties()));
     return new PurgeProcessor(
         jobs,
-        new PurgeWorker(jobs, storage.io(), s3),
+        new PurgeWorker(jobs, new Warehouses(database), storage.io(), s3),
         queue(env),
         Integer.parseInt(env.getOrDefault("PUDDLE_PURGE_MAX_RECEIVES", "5")));
   }

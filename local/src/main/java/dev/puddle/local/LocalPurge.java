@@ -2,6 +2,7 @@ package dev.puddle.local;
 
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.purge.PurgeSweep;
@@ -97,7 +98,10 @@ public final class LocalPurge implements AutoCloseable {
       PurgeHandler handler =
           new PurgeHandler(
               new PurgeProcessor(
-                  jobs, new PurgeWorker(jobs, storage.io(), s3), queue, options.maxReceives()));
+                  jobs,
+                  new PurgeWorker(jobs, new Warehouses(database), storage.io(), s3),
+                  queue,
+                  options.maxReceives()));
       PurgePoller poller =
           new PurgePoller(sqs.client(), queues, handler, options.functionTimeout());
       PurgeSweepHandler sweep = new PurgeSweepHandler(new PurgeSweep(jobs, queue, options.sweep()));

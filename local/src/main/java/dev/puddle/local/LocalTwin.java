@@ -1,18 +1,18 @@
 package dev.puddle.local;
 
+import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.MetastoreKeySet;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.auth.TokenIssuer;
 import dev.puddle.core.auth.TrustedIssuer;
-import dev.puddle.core.access.PrincipalCredential;
-import dev.puddle.core.access.Principals;
-import dev.puddle.core.access.RealmBootstrap;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Migrations;
 import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.metastore.access.Principals;
+import dev.puddle.core.metastore.access.RealmBootstrap;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.CredentialCache;

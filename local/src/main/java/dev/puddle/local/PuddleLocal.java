@@ -1,8 +1,8 @@
 package dev.puddle.local;
 
 import dev.puddle.core.access.PrincipalCredential;
-import dev.puddle.core.access.Principals;
-import dev.puddle.core.access.RealmBootstrap;
+import dev.puddle.core.metastore.access.Principals;
+import dev.puddle.core.metastore.access.RealmBootstrap;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;

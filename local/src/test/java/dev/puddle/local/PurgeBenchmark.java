@@ -8,6 +8,7 @@ import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.Deadline;
 import dev.puddle.core.purge.PurgeMessage;
 import dev.puddle.core.purge.PurgeProcessor;
@@ -183,7 +184,11 @@ class PurgeBenchmark {
         new PurgeHandler(
             new PurgeProcessor(
                 jobs,
-                new PurgeWorker(jobs, counted.io(), new S3Objects(countedClient)),
+                new PurgeWorker(
+                    jobs,
+                    new Warehouses(twin.database()),
+                    counted.io(),
+                    new S3Objects(countedClient)),
                 (id, delay) -> {
                   throw new AssertionError("The purge did not fit one invocation");
                 },

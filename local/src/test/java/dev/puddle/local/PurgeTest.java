@@ -663,7 +663,11 @@ class PurgeTest {
     return new PurgeHandler(
         new PurgeProcessor(
             jobs,
-            new PurgeWorker(jobs, TestTwin.get().storage().io(), new S3Objects(client)),
+            new PurgeWorker(
+                jobs,
+                new Warehouses(TestTwin.get().database()),
+                TestTwin.get().storage().io(),
+                new S3Objects(client)),
             queue,
             TestTwin.PURGE.maxReceives()));
   }

@@ -3,10 +3,10 @@ package dev.puddle.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.core.access.PrincipalCredential;
-import dev.puddle.core.access.Principals;
-import dev.puddle.core.access.RealmBootstrap;
-import dev.puddle.core.access.RealmBootstrap.Outcome;
 import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
+import dev.puddle.core.metastore.access.Principals;
+import dev.puddle.core.metastore.access.RealmBootstrap;
+import dev.puddle.core.metastore.access.RealmBootstrap.Outcome;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;

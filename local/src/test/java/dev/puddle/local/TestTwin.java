@@ -2,12 +2,12 @@ package dev.puddle.local;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.access.PrincipalCredential;
-import dev.puddle.core.access.RealmBootstrap;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Migrations;
 import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.metastore.access.RealmBootstrap;
 import dev.puddle.core.metastore.dataapi.DataApiConnections;
 import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint;
 import dev.puddle.core.purge.PurgeSweep;

@@ -2,6 +2,8 @@ package dev.puddle.core.access;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.metastore.access.Principals;
+import dev.puddle.core.metastore.access.RealmBootstrap;
 import java.io.IOException;
 import java.util.function.Supplier;
 import org.apache.iceberg.exceptions.BadRequestException;

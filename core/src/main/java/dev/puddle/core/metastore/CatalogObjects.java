@@ -21,9 +21,10 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 
 /**
- * Table and view rows. A commit swaps an object's metadata pointer with a compare-and-swap on the
- * current metadata location; the current metadata JSON is stored beside the pointer, so loads
- * read PostgreSQL only.
+ * Table and view rows. A table commit locks the table's row ({@link #swapLocked}, {@link #swapAll})
+ * and moves its metadata pointer while holding the lock; a view commit swaps the pointer with a
+ * compare-and-swap on the metadata location it read ({@link #swap}). The current metadata JSON is
+ * stored beside the pointer, so loads read PostgreSQL only.
  */
 public final class CatalogObjects {
   private final Database database;
@@ -92,7 +93,19 @@ public final class CatalogObjects {
     return lock ? findLocked(connection, lookup) : find(connection, lookup);
   }
 
-  /** The object of the lookup, locked for the transaction ({@code SELECT … FOR UPDATE}). */
+  /**
+   * The object of the lookup, locked for the transaction ({@code SELECT … FOR UPDATE}).
+   *
+   * <p>The same read as the function {@code catalog_object_named} (migration V6) and the object
+   * half of {@code caller_access_and_object} (V7), plus the row lock: the "row without metadata if
+   * known" query exists three times, and a change to one is a change to all three, made by a new
+   * migration that replaces both functions. This one cannot call the function, since {@code FOR
+   * UPDATE} locks rows of tables, not of a function's result; V7 writes the query out rather than
+   * calling V6's function because a nested call costs as much as the statement; and applied
+   * migrations are never edited, so deriving all three from one definition would take a migration
+   * replacing both functions for no change in behaviour. {@code CatalogObjectsTest} checks that the
+   * three read the same.
+   */
   private static Optional<CatalogObject> findLocked(Connection connection, Lookup lookup)
       throws SQLException {
     try (PreparedStatement statement =
@@ -127,20 +140,25 @@ public final class CatalogObjects {
   /** Whether a table or view of that name exists; reads no metadata. */
   public boolean exists(Warehouse warehouse, TableIdentifier identifier, Kind kind) {
     return database.read(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "SELECT 1 FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
-                      + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ? AND o.kind = ?")) {
-            statement.setLong(1, warehouse.id());
-            statement.setArray(2, Namespaces.levels(connection, identifier.namespace()));
-            statement.setString(3, identifier.name());
-            statement.setString(4, kind.sql());
-            try (ResultSet rs = statement.executeQuery()) {
-              return rs.next();
-            }
-          }
-        });
+        connection -> id(connection, warehouse.id(), identifier, kind).isPresent());
+  }
+
+  /** The id of the table or view of that name and kind, if there is one; reads no metadata. */
+  public static Optional<UUID> id(
+      Connection connection, long warehouseId, TableIdentifier identifier, Kind kind)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "SELECT o.id FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
+                + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ? AND o.kind = ?")) {
+      statement.setLong(1, warehouseId);
+      statement.setArray(2, Namespaces.levels(connection, identifier.namespace()));
+      statement.setString(3, identifier.name());
+      statement.setString(4, kind.sql());
+      try (ResultSet rs = statement.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getObject(1, UUID.class)) : Optional.empty();
+      }
+    }
   }
 
   /**
@@ -207,9 +225,9 @@ public final class CatalogObjects {
   }
 
   /**
-   * Swaps the metadata pointer if it still is the one {@code swap.current()} was read with.
-   * Returns false when another commit got there first (or the object is gone), in which case
-   * nothing changed.
+   * Swaps the metadata pointer if it still is the one {@code swap.current()} was read with. Returns
+   * false when another commit got there first (or the object is gone), in which case nothing
+   * changed.
    */
   public boolean swap(Warehouse warehouse, Swap swap, IdempotencyMark mark) {
     // a transaction even for one UPDATE: its statement timeout is cancelled by the server at the
@@ -222,8 +240,8 @@ public final class CatalogObjects {
    * Locks the table's row ({@code SELECT … FOR UPDATE}; its metadata JSON left out if its metadata
    * location is {@code knownLocation}) and, in the same transaction, makes the swap {@code change}
    * computes from the locked row (none if it gives null), runs {@code beforeCommit}, and commits.
-   * While the row is locked no other commit moves its pointer: concurrent commits to the table
-   * wait for one another here instead of racing to the compare-and-swap.
+   * While the row is locked no other commit moves its pointer: concurrent commits to the table wait
+   * for one another here instead of racing to the compare-and-swap.
    */
   public void swapLocked(
       Warehouse warehouse,
@@ -263,8 +281,7 @@ public final class CatalogObjects {
     return current.ownsLocation() && !Locations.normalize(newLocation).equals(current.location());
   }
 
-  static boolean swap(Connection connection, Warehouse warehouse, Swap swap)
-      throws SQLException {
+  static boolean swap(Connection connection, Warehouse warehouse, Swap swap) throws SQLException {
     CatalogObject current = swap.current();
     String location = Locations.normalize(swap.location());
     if (movesOwnedLocation(current, location)) {
@@ -324,8 +341,7 @@ public final class CatalogObjects {
   }
 
   private static int compare(TableIdentifier a, TableIdentifier b) {
-    int byNamespace =
-        Arrays.compare(a.namespace().levels(), b.namespace().levels());
+    int byNamespace = Arrays.compare(a.namespace().levels(), b.namespace().levels());
     return byNamespace != 0 ? byNamespace : a.name().compareTo(b.name());
   }
 
@@ -378,7 +394,8 @@ public final class CatalogObjects {
               find(connection, warehouse, from, true)
                   .filter(o -> o.kind() == kind)
                   .orElseThrow(() -> doesNotExist(kind, from));
-          OptionalLong namespaceId = Namespaces.id(connection, warehouse.id(), to.namespace(), false);
+          OptionalLong namespaceId =
+              Namespaces.id(connection, warehouse.id(), to.namespace(), false);
           if (namespaceId.isEmpty()) {
             throw new NoSuchNamespaceException("Namespace does not exist: %s", to.namespace());
           }
@@ -396,8 +413,8 @@ public final class CatalogObjects {
             statement.executeUpdate();
           } catch (SQLException e) {
             if (SqlErrors.is(e, SqlErrors.UNIQUE_VIOLATION)) {
-              Kind existing = find(connection, warehouse, to, false).map(CatalogObject::kind)
-                  .orElse(kind);
+              Kind existing =
+                  find(connection, warehouse, to, false).map(CatalogObject::kind).orElse(kind);
               throw renameTargetExists(from, to, existing);
             }
             if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
@@ -454,7 +471,7 @@ public final class CatalogObjects {
           if (namespaceId.isEmpty()) {
             throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
           }
-          String after = Page.nameAfter(pageToken);
+          String after = Page.keyAfter(pageToken);
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "SELECT name FROM catalog_object WHERE namespace_id = ? AND kind = ?"
@@ -475,7 +492,8 @@ public final class CatalogObjects {
         });
   }
 
-  static RuntimeException doesNotExist(Kind kind, TableIdentifier identifier) {
+  /** The 404 of a table or view that does not exist, as Iceberg's catalogs word it. */
+  public static RuntimeException doesNotExist(Kind kind, TableIdentifier identifier) {
     return kind == Kind.TABLE
         ? new NoSuchTableException("Table does not exist: %s", identifier)
         : new NoSuchViewException("View does not exist: %s", identifier);

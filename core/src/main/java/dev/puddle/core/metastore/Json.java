@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.UncheckedIOException;
-import java.util.Map;
 import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** String maps to and from the JSON kept in {@code jsonb} property columns. */
 public final class Json {

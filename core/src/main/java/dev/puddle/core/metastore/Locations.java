@@ -11,10 +11,10 @@ import java.util.UUID;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
- * Keeps locations from overlapping: no table or view that owns its location may lie inside,
- * contain or equal another's, nor contain or equal the location of a namespace. Every write that
- * sets or changes a location first takes a transaction-scoped advisory lock on its warehouse, so
- * of two concurrent overlapping creates at most one succeeds. Ordinary commits take no lock.
+ * Keeps locations from overlapping: no table or view that owns its location may lie inside, contain
+ * or equal another's, nor contain or equal the location of a namespace. Every write that sets or
+ * changes a location first takes a transaction-scoped advisory lock on its warehouse, so of two
+ * concurrent overlapping creates at most one succeeds. Ordinary commits take no lock.
  */
 public final class Locations {
   private static final int LOCK_CLASS = 0x6c6f6361; // "loca"
@@ -42,6 +42,8 @@ public final class Locations {
     try (PreparedStatement statement =
         connection.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
       statement.setInt(1, LOCK_CLASS);
+      // the lock key has two int halves: ids past 2^31 wrap and may share a key with another
+      // warehouse, which only makes that lock coarser (two warehouses wait for each other)
       statement.setInt(2, (int) warehouseId);
       statement.execute();
     }
@@ -54,8 +56,8 @@ public final class Locations {
   }
 
   /**
-   * Fails if an object location would overlap another object (other than {@code self}) or contain
-   * a namespace location. Call under {@link #lock}.
+   * Fails if an object location would overlap another object (other than {@code self}) or contain a
+   * namespace location. Call under {@link #lock}.
    */
   static void checkObjectLocation(
       Connection connection, long warehouseId, UUID self, String location) throws SQLException {
@@ -69,7 +71,7 @@ public final class Locations {
               statement.setLong(1, warehouseId);
               statement.setObject(2, self);
               statement.setArray(3, ancestorsArray(connection, normalized));
-              statement.setString(4, escapeLike(normalized) + "/%");
+              statement.setString(4, likeBelow(normalized));
             });
     if (conflict != null) {
       throw overlaps(normalized, conflict, "table or view");
@@ -82,7 +84,7 @@ public final class Locations {
             statement -> {
               statement.setLong(1, warehouseId);
               statement.setString(2, normalized);
-              statement.setString(3, escapeLike(normalized) + "/%");
+              statement.setString(3, likeBelow(normalized));
             });
     if (conflict != null) {
       throw overlaps(normalized, conflict, "namespace");
@@ -139,8 +141,7 @@ public final class Locations {
         "Location %s overlaps the location %s of an existing %s", location, existing, what);
   }
 
-  private static Array ancestorsArray(Connection connection, String location)
-      throws SQLException {
+  private static Array ancestorsArray(Connection connection, String location) throws SQLException {
     return connection.createArrayOf("text", ancestors(location).toArray());
   }
 
@@ -160,7 +161,11 @@ public final class Locations {
     }
   }
 
-  private static String escapeLike(String value) {
-    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+  /**
+   * The {@code LIKE … ESCAPE '\\'} pattern of every location strictly below the normalized {@code
+   * location}: its {@code %}, {@code _} and {@code \\} match only themselves.
+   */
+  static String likeBelow(String location) {
+    return location.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%";
   }
 }

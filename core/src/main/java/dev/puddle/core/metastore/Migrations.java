@@ -14,13 +14,18 @@ import java.util.Set;
 /**
  * Applies the schema migrations in {@code migrations/} in order, each once: a script {@code
  * V<n>__<name>.sql} is recorded as version n, and every script whose version is not recorded yet
- * runs, so a script merged in after a later one still runs. Runs at deploy time
- * and at local-server start, never on a cold start. All of it happens in one transaction under a
- * transaction-scoped advisory lock, so concurrent runs wait for each other and a failed run leaves
- * nothing half-applied.
+ * runs, so a script merged in after a later one still runs. Runs at deploy time and at local-server
+ * start, never on a cold start. All of it happens in one transaction under a transaction-scoped
+ * advisory lock, so concurrent runs wait for each other and a failed run leaves nothing
+ * half-applied.
  */
 public final class Migrations {
-  /** Migration scripts, oldest first. */
+  /**
+   * Migration scripts, oldest first. Listed rather than discovered: a class loader can open a
+   * resource by name but cannot list a folder, least of all inside the shaded jar a function runs
+   * from, and a script that is not listed would be silently skipped. {@code MigrationsTest} fails
+   * when a file of the folder is missing here.
+   */
   static final List<String> SCRIPTS =
       List.of(
           "V1__catalog.sql",

@@ -19,16 +19,17 @@ import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 
 /**
- * Namespaces of a warehouse. A child namespace references its parent and tables and views
- * reference their namespace, so foreign keys keep anything from being orphaned by a concurrent
- * drop; property updates lock the namespace row, so concurrent updates never lose keys.
+ * Namespaces of a warehouse. A child namespace references its parent and tables and views reference
+ * their namespace, so foreign keys keep anything from being orphaned by a concurrent drop; property
+ * updates lock the namespace row, so concurrent updates never lose keys.
  */
 public final class Namespaces {
   /** The property that sets a namespace's location. */
   public static final String LOCATION = "location";
 
   /** What a properties update did, in the terms of the REST response. */
-  public record PropertiesUpdate(List<String> updated, List<String> removed, List<String> missing) {}
+  public record PropertiesUpdate(
+      List<String> updated, List<String> removed, List<String> missing) {}
 
   private final Database database;
 
@@ -73,7 +74,8 @@ public final class Namespaces {
           } catch (SQLException e) {
             if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
               // the parent was dropped after we looked it up
-              throw new NoSuchNamespaceException("Namespace does not exist: %s", parentOf(namespace));
+              throw new NoSuchNamespaceException(
+                  "Namespace does not exist: %s", parentOf(namespace));
             }
             throw e;
           }
@@ -135,15 +137,14 @@ public final class Namespaces {
                     .orElseThrow(
                         () -> new NoSuchNamespaceException("Namespace does not exist: %s", parent));
           }
-          String after = Page.nameAfter(pageToken);
+          String after = Page.keyAfter(pageToken);
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "SELECT levels FROM namespace WHERE warehouse_id = ?"
                       + " AND parent_id IS NOT DISTINCT FROM ?"
                       + " AND (?::text[] IS NULL OR levels > ?::text[])"
                       + " ORDER BY levels LIMIT ?")) {
-            Array afterLevels =
-                after == null ? null : levels(connection, child(parent, after));
+            Array afterLevels = after == null ? null : levels(connection, child(parent, after));
             statement.setLong(1, warehouse.id());
             statement.setObject(2, parentId);
             statement.setArray(3, afterLevels);
@@ -161,8 +162,8 @@ public final class Namespaces {
   }
 
   /**
-   * Drops an empty namespace; false if it does not exist. The row lock makes a concurrent create
-   * of a child either finish first (and the drop fails: not empty) or fail afterwards.
+   * Drops an empty namespace; false if it does not exist. The row lock makes a concurrent create of
+   * a child either finish first (and the drop fails: not empty) or fail afterwards.
    */
   public boolean drop(Warehouse warehouse, Namespace namespace, IdempotencyMark mark) {
     return database.transaction(
@@ -192,9 +193,9 @@ public final class Namespaces {
       throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "SELECT (SELECT count(*) FROM namespace WHERE parent_id = ?),"
-                + " (SELECT count(*) FROM catalog_object WHERE namespace_id = ? AND kind = 'table'),"
-                + " (SELECT count(*) FROM catalog_object WHERE namespace_id = ? AND kind = 'view')")) {
+            "SELECT (SELECT count(*) FROM namespace WHERE parent_id = ?), (SELECT count(*) FROM"
+                + " catalog_object WHERE namespace_id = ? AND kind = 'table'), (SELECT count(*)"
+                + " FROM catalog_object WHERE namespace_id = ? AND kind = 'view')")) {
       statement.setLong(1, id);
       statement.setLong(2, id);
       statement.setLong(3, id);
@@ -265,12 +266,15 @@ public final class Namespaces {
             statement.executeUpdate();
           }
           return new PropertiesUpdate(
-              new ArrayList<>(updates.keySet()), new ArrayList<>(removed), new ArrayList<>(missing));
+              new ArrayList<>(updates.keySet()),
+              new ArrayList<>(removed),
+              new ArrayList<>(missing));
         });
   }
 
   /** The namespace's row id, optionally locking the row until the end of the transaction. */
-  static OptionalLong id(Connection connection, long warehouseId, Namespace namespace, boolean lock)
+  public static OptionalLong id(
+      Connection connection, long warehouseId, Namespace namespace, boolean lock)
       throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
@@ -284,7 +288,8 @@ public final class Namespaces {
     }
   }
 
-  static Array levels(Connection connection, Namespace namespace) throws SQLException {
+  /** The namespace's levels as the {@code text[]} its rows are keyed by. */
+  public static Array levels(Connection connection, Namespace namespace) throws SQLException {
     return connection.createArrayOf("text", namespace.levels());
   }
 

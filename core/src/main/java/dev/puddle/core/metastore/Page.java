@@ -1,16 +1,18 @@
 package dev.puddle.core.metastore;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Function;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
- * One page of a listing and the token of the next, if any. Tokens are opaque to clients: the
- * last name of the page, so a page never skips or repeats names while others are created.
+ * One page of a listing and the token of the next, if any. Tokens are opaque to clients: the key of
+ * the last row of the page (a name, or a purge job's creation time and id), so a page never skips
+ * or repeats rows while others are created. Every listing of the store makes and reads its tokens
+ * here.
  */
 public record Page<T>(List<T> items, String nextPageToken) {
   public Page {
@@ -18,10 +20,6 @@ public record Page<T>(List<T> items, String nextPageToken) {
     items = Collections.unmodifiableList(new ArrayList<>(items));
   }
 
-  /**
-   * The page of {@code rows}, fetched with a limit of {@code pageSize + 1}: one row more than the
-   * page says whether another page follows.
-   */
   /**
    * Fetches pages from {@code firstToken} on: one page when {@code onePage}, else every page up to
    * the last. The result's token is where the next fetch would start, null after the last page.
@@ -38,22 +36,27 @@ public record Page<T>(List<T> items, String nextPageToken) {
     return new Page<>(items, token);
   }
 
-  static <T> Page<T> of(List<T> rows, int pageSize, Function<T, String> lastName) {
+  /**
+   * The page of {@code rows}, fetched with a limit of {@code pageSize + 1}: one row more than the
+   * page says whether another page follows, whose token is the {@code key} of this page's last row.
+   */
+  static <T> Page<T> of(List<T> rows, int pageSize, Function<T, String> key) {
     if (rows.size() <= pageSize) {
       return new Page<>(rows, null);
     }
     List<T> items = rows.subList(0, pageSize);
-    return new Page<>(items, tokenAfter(lastName.apply(items.get(pageSize - 1))));
+    return new Page<>(items, tokenAfter(key.apply(items.get(pageSize - 1))));
   }
 
-  static String tokenAfter(String lastName) {
+  /** The token of the page that starts after the row of {@code key}. */
+  static String tokenAfter(String key) {
     return Base64.getUrlEncoder()
         .withoutPadding()
-        .encodeToString(lastName.getBytes(StandardCharsets.UTF_8));
+        .encodeToString(key.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The name the page starts after, or null for the first page. */
-  static String nameAfter(String pageToken) {
+  /** The key of the row the page starts after, or null for the first page. */
+  static String keyAfter(String pageToken) {
     if (pageToken == null || pageToken.isEmpty()) {
       return null;
     }

@@ -3,7 +3,6 @@ package dev.puddle.core.metastore;
 import dev.puddle.core.metastore.PurgeJob.Checkpoint;
 import dev.puddle.core.metastore.PurgeJob.Phase;
 import dev.puddle.core.metastore.PurgeJob.State;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,11 +11,9 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -224,20 +221,6 @@ public final class PurgeJobs {
         });
   }
 
-  /** The properties of a job's warehouse, e.g. whether it lets purges delete outside locations. */
-  public Map<String, String> warehouseProperties(long warehouseId) {
-    return database.autocommit(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement("SELECT properties::text FROM warehouse WHERE id = ?")) {
-            statement.setLong(1, warehouseId);
-            try (ResultSet rs = statement.executeQuery()) {
-              return rs.next() ? Json.toMap(rs.getString(1)) : Map.of();
-            }
-          }
-        });
-  }
-
   /**
    * The files outside the location a job noted, in order, after {@code after} (or from the start).
    */
@@ -291,7 +274,7 @@ public final class PurgeJobs {
                   "SELECT location FROM catalog_object"
                       + " WHERE location = ? OR location LIKE ? ESCAPE '\\' LIMIT 10")) {
             statement.setString(1, normalized);
-            statement.setString(2, escapeLike(normalized) + "/%");
+            statement.setString(2, Locations.likeBelow(normalized));
             return strings(statement);
           }
         });
@@ -392,7 +375,7 @@ public final class PurgeJobs {
   /** A warehouse's jobs, newest first, optionally of one state only. */
   public Page<PurgeJob> list(
       String realm, long warehouseId, State state, String pageToken, int pageSize) {
-    Position after = Position.of(pageToken);
+    Position after = Position.after(pageToken);
     return database.autocommit(
         connection -> {
           try (PreparedStatement statement =
@@ -419,35 +402,29 @@ public final class PurgeJobs {
                 jobs.add(read(rs));
               }
             }
-            if (jobs.size() <= pageSize) {
-              return new Page<>(jobs, null);
-            }
-            PurgeJob last = jobs.get(pageSize - 1);
-            return new Page<>(
-                jobs.subList(0, pageSize), new Position(last.createdAt(), last.id()).token());
+            return Page.of(jobs, pageSize, Position::key);
           }
         });
   }
 
-  /** A keyset position in the newest-first listing, opaque to clients. */
+  /** A keyset position in the newest-first listing: the page token's key. */
   private record Position(Instant createdAt, UUID id) {
-    static Position of(String token) {
-      if (token == null || token.isEmpty()) {
+    static String key(PurgeJob job) {
+      return job.createdAt() + " " + job.id();
+    }
+
+    /** The position a page token names, or null for the first page. */
+    static Position after(String pageToken) {
+      String key = Page.keyAfter(pageToken);
+      if (key == null) {
         return null;
       }
       try {
-        String[] parts =
-            new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8).split(" ");
+        String[] parts = key.split(" ");
         return new Position(Instant.parse(parts[0]), UUID.fromString(parts[1]));
       } catch (RuntimeException e) {
-        throw new BadRequestException("Invalid page token: %s", token);
+        throw new BadRequestException("Invalid page token: %s", pageToken);
       }
-    }
-
-    String token() {
-      return Base64.getUrlEncoder()
-          .withoutPadding()
-          .encodeToString((createdAt + " " + id).getBytes(StandardCharsets.UTF_8));
     }
   }
 
@@ -455,23 +432,9 @@ public final class PurgeJobs {
   private static Set<String> ancestors(Collection<String> paths) {
     Set<String> result = new LinkedHashSet<>();
     for (String path : paths) {
-      String current = Locations.normalize(path);
-      int schemeEnd = current.indexOf("://");
-      int floor = schemeEnd < 0 ? 0 : schemeEnd + 3;
-      while (current.length() > floor) {
-        result.add(current);
-        int slash = current.lastIndexOf('/');
-        if (slash < floor) {
-          break;
-        }
-        current = current.substring(0, slash);
-      }
+      result.addAll(Locations.ancestors(Locations.normalize(path)));
     }
     return result;
-  }
-
-  private static String escapeLike(String value) {
-    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
   }
 
   private static List<String> strings(PreparedStatement statement) throws SQLException {

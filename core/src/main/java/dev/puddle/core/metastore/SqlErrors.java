@@ -10,10 +10,7 @@ import org.apache.iceberg.jdbc.UncheckedSQLException;
 public final class SqlErrors {
   public static final String UNIQUE_VIOLATION = "23505";
   public static final String FOREIGN_KEY_VIOLATION = "23503";
-  public static final String SERIALIZATION_FAILURE = "40001";
-  public static final String DEADLOCK_DETECTED = "40P01";
   public static final String QUERY_CANCELED = "57014";
-  public static final String LOCK_NOT_AVAILABLE = "55P03";
 
   private SqlErrors() {}
 

@@ -1,5 +1,6 @@
 package dev.puddle.core.metastore;
 
+import dev.puddle.core.access.BuiltInRoles;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.sql.Connection;
@@ -107,6 +108,23 @@ public final class Warehouses {
     return find(realm, name).orElseThrow();
   }
 
+  /**
+   * The current properties of the warehouse of that id (none if it is gone), read now rather than
+   * from the cache: e.g. whether a purge may delete files outside a table's location.
+   */
+  public Map<String, String> properties(long id) {
+    return database.read(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement("SELECT properties::text FROM warehouse WHERE id = ?")) {
+            statement.setLong(1, id);
+            try (ResultSet rs = statement.executeQuery()) {
+              return rs.next() ? Json.toMap(rs.getString(1)) : Map.of();
+            }
+          }
+        });
+  }
+
   /** The realm's warehouses, by name. */
   public List<Warehouse> list(String realm) {
     return database.read(
@@ -204,7 +222,8 @@ public final class Warehouses {
     }
   }
 
-  private static void insertRealm(Connection connection, String realm) throws SQLException {
+  /** Creates the realm's row if it has none yet. */
+  public static void insertRealm(Connection connection, String realm) throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement("INSERT INTO realm (id) VALUES (?) ON CONFLICT DO NOTHING")) {
       statement.setString(1, realm);
@@ -233,7 +252,39 @@ public final class Warehouses {
         id = rs.getLong(1);
       }
     }
-    BuiltInRoles.createCatalogAdmin(connection, realm, id);
+    createCatalogAdmin(connection, realm, id);
     return true;
+  }
+
+  /**
+   * Creates a new warehouse's catalog_admin with its privileges and grants it to the realm's
+   * service_admin, if the realm has been bootstrapped.
+   */
+  private static void createCatalogAdmin(Connection connection, String realm, long warehouseId)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "WITH role AS ("
+                + " INSERT INTO catalog_role (realm_id, warehouse_id, name) VALUES (?, ?, ?)"
+                + " RETURNING id),"
+                + " privileges AS ("
+                + " INSERT INTO privilege_grant (realm_id, catalog_role_id, securable, privilege)"
+                + " SELECT ?, role.id, 'catalog', p FROM role, unnest(?::text[]) AS p)"
+                + " INSERT INTO catalog_role_grant (realm_id, principal_role_id, catalog_role_id)"
+                + " SELECT ?, pr.id, role.id FROM role JOIN principal_role pr"
+                + " ON pr.realm_id = ? AND pr.name = ?")) {
+      statement.setString(1, realm);
+      statement.setLong(2, warehouseId);
+      statement.setString(3, BuiltInRoles.CATALOG_ADMIN);
+      statement.setString(4, realm);
+      statement.setArray(
+          5,
+          connection.createArrayOf(
+              "text", BuiltInRoles.CATALOG_ADMIN_PRIVILEGES.stream().map(Enum::name).toArray()));
+      statement.setString(6, realm);
+      statement.setString(7, realm);
+      statement.setString(8, BuiltInRoles.SERVICE_ADMIN);
+      statement.executeUpdate();
+    }
   }
 }

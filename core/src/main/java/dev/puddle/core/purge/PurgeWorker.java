@@ -5,6 +5,7 @@ import dev.puddle.core.metastore.PurgeJob.Checkpoint;
 import dev.puddle.core.metastore.PurgeJob.Phase;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.PurgeJobs.Claim;
+import dev.puddle.core.metastore.Warehouses;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -37,11 +38,13 @@ public final class PurgeWorker {
   public static final String DELETE_OUTSIDE = "purge.delete-outside-location";
 
   private final PurgeJobs jobs;
+  private final Warehouses warehouses;
   private final FileIO io;
   private final S3Objects s3;
 
-  public PurgeWorker(PurgeJobs jobs, FileIO io, S3Objects s3) {
+  public PurgeWorker(PurgeJobs jobs, Warehouses warehouses, FileIO io, S3Objects s3) {
     this.jobs = jobs;
+    this.warehouses = warehouses;
     this.io = io;
     this.s3 = s3;
   }
@@ -110,7 +113,7 @@ public final class PurgeWorker {
 
   private Checkpoint outsideStep(PurgeJob job, String after) {
     boolean allowed =
-        Boolean.parseBoolean(jobs.warehouseProperties(job.warehouseId()).get(DELETE_OUTSIDE));
+        Boolean.parseBoolean(warehouses.properties(job.warehouseId()).get(DELETE_OUTSIDE));
     if (!allowed) {
       return new Checkpoint(Phase.LOCATION, null, 0, jobs.countOutsideFiles(job.id()));
     }

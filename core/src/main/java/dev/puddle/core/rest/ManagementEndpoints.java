@@ -1,17 +1,17 @@
 package dev.puddle.core.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.puddle.core.access.CatalogRoles;
 import dev.puddle.core.access.PrincipalCredential;
-import dev.puddle.core.access.PrincipalRoles;
-import dev.puddle.core.access.Principals;
-import dev.puddle.core.access.PrivilegeGrants;
 import dev.puddle.core.access.Role;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.metastore.access.CatalogRoles;
+import dev.puddle.core.metastore.access.PrincipalRoles;
+import dev.puddle.core.metastore.access.Principals;
+import dev.puddle.core.metastore.access.PrivilegeGrants;
 
 /**
  * The management API under {@code /admin/v1}: warehouses, principals (with their credentials),

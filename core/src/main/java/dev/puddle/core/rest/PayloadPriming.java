@@ -1,6 +1,7 @@
 package dev.puddle.core.rest;
 
 import dev.puddle.core.access.AccessPolicy;
+import dev.puddle.core.access.BuiltInRoles;
 import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.access.Grant;
 import dev.puddle.core.access.Securable;
@@ -9,7 +10,6 @@ import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Caller;
-import dev.puddle.core.metastore.BuiltInRoles;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.MetadataUpdate;

@@ -1,7 +1,10 @@
-package dev.puddle.core.access;
+package dev.puddle.core.metastore.access;
 
-import dev.puddle.core.metastore.BuiltInRoles;
+import dev.puddle.core.access.BuiltInRoles;
+import dev.puddle.core.access.Principal;
+import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.Warehouses;
 import java.sql.PreparedStatement;
 import java.util.Map;
 import java.util.Optional;
@@ -56,12 +59,7 @@ public final class RealmBootstrap {
     }
     database.transaction(
         connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "INSERT INTO realm (id) VALUES (?) ON CONFLICT DO NOTHING")) {
-            statement.setString(1, realm);
-            statement.executeUpdate();
-          }
+          Warehouses.insertRealm(connection, realm);
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "INSERT INTO principal_role (realm_id, name) VALUES (?, ?)"

@@ -1,6 +1,7 @@
-package dev.puddle.core.access;
+package dev.puddle.core.metastore.access;
 
-import dev.puddle.core.metastore.BuiltInRoles;
+import dev.puddle.core.access.BuiltInRoles;
+import dev.puddle.core.access.Role;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Json;
 import dev.puddle.core.metastore.Warehouse;
@@ -34,7 +35,7 @@ public final class CatalogRoles {
   }
 
   /** Inserts a catalog role and returns its id. */
-  static long insert(
+  private static long insert(
       Connection connection,
       String realm,
       long warehouseId,
@@ -115,7 +116,8 @@ public final class CatalogRoles {
         });
   }
 
-  static void assign(Connection connection, String realm, long principalRoleId, long catalogRoleId)
+  private static void assign(
+      Connection connection, String realm, long principalRoleId, long catalogRoleId)
       throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(

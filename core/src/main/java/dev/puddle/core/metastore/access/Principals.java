@@ -1,5 +1,8 @@
-package dev.puddle.core.access;
+package dev.puddle.core.metastore.access;
 
+import dev.puddle.core.access.Principal;
+import dev.puddle.core.access.PrincipalCredential;
+import dev.puddle.core.access.SecretHash;
 import dev.puddle.core.auth.ClientCredentials;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Json;

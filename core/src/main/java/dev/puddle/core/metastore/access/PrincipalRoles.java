@@ -1,6 +1,7 @@
-package dev.puddle.core.access;
+package dev.puddle.core.metastore.access;
 
-import dev.puddle.core.metastore.BuiltInRoles;
+import dev.puddle.core.access.BuiltInRoles;
+import dev.puddle.core.access.Role;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Json;
 import java.sql.PreparedStatement;

@@ -1,7 +1,12 @@
-package dev.puddle.core.access;
+package dev.puddle.core.metastore.access;
 
+import dev.puddle.core.access.Grant;
+import dev.puddle.core.access.Securable;
 import dev.puddle.core.api.Privilege;
+import dev.puddle.core.metastore.CatalogObject;
+import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Warehouse;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,8 +20,6 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
-import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
@@ -146,39 +149,24 @@ public final class PrivilegeGrants {
     return switch (securable.kind()) {
       case CATALOG -> new Target(null, null);
       case NAMESPACE -> {
-        try (PreparedStatement statement =
-            connection.prepareStatement(
-                "SELECT id FROM namespace WHERE warehouse_id = ? AND levels = ?")) {
-          statement.setLong(1, warehouse.id());
-          statement.setArray(2, connection.createArrayOf("text", securable.namespace().levels()));
-          try (ResultSet rs = statement.executeQuery()) {
-            if (!rs.next()) {
-              throw new NoSuchNamespaceException(
-                  "Namespace does not exist: %s", securable.namespace());
-            }
-            yield new Target(rs.getLong(1), null);
-          }
-        }
+        long id =
+            Namespaces.id(connection, warehouse.id(), securable.namespace(), false)
+                .orElseThrow(
+                    () ->
+                        new NoSuchNamespaceException(
+                            "Namespace does not exist: %s", securable.namespace()));
+        yield new Target(id, null);
       }
       case TABLE, VIEW -> {
+        CatalogObject.Kind kind =
+            securable.kind() == Securable.Kind.TABLE
+                ? CatalogObject.Kind.TABLE
+                : CatalogObject.Kind.VIEW;
         TableIdentifier identifier = TableIdentifier.of(securable.namespace(), securable.name());
-        try (PreparedStatement statement =
-            connection.prepareStatement(
-                "SELECT o.id FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
-                    + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ? AND o.kind = ?")) {
-          statement.setLong(1, warehouse.id());
-          statement.setArray(2, connection.createArrayOf("text", securable.namespace().levels()));
-          statement.setString(3, securable.name());
-          statement.setString(4, securable.kind().sql());
-          try (ResultSet rs = statement.executeQuery()) {
-            if (!rs.next()) {
-              throw securable.kind() == Securable.Kind.TABLE
-                  ? new NoSuchTableException("Table does not exist: %s", identifier)
-                  : new NoSuchViewException("View does not exist: %s", identifier);
-            }
-            yield new Target(null, rs.getObject(1, UUID.class));
-          }
-        }
+        UUID id =
+            CatalogObjects.id(connection, warehouse.id(), identifier, kind)
+                .orElseThrow(() -> CatalogObjects.doesNotExist(kind, identifier));
+        yield new Target(null, id);
       }
     };
   }

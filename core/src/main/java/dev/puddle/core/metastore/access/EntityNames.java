@@ -1,4 +1,4 @@
-package dev.puddle.core.access;
+package dev.puddle.core.metastore.access;
 
 import dev.puddle.core.metastore.SqlErrors;
 import java.sql.Connection;

@@ -1,0 +1,64 @@
+package dev.puddle.core.metastore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.junit.jupiter.api.Test;
+
+/** Page tokens: opaque, round-tripping any key, and a next page exactly when rows remain. */
+class PageTest {
+
+  @Test
+  void aTokenNamesTheKeyThePageStartsAfter() {
+    for (String key : List.of("orders", "ünïcode/ key with spaces", "2026-12-01T00:00:00Z " + 1)) {
+      assertThat(Page.keyAfter(Page.tokenAfter(key))).isEqualTo(key);
+    }
+    assertThat(Page.tokenAfter("a/b+c")).doesNotContain("/", "+", "=");
+  }
+
+  @Test
+  void noTokenIsTheFirstPage() {
+    assertThat(Page.keyAfter(null)).isNull();
+    assertThat(Page.keyAfter("")).isNull();
+  }
+
+  @Test
+  void aTokenThatIsNotBase64IsABadRequest() {
+    assertThatThrownBy(() -> Page.keyAfter("not base64!"))
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("Invalid page token");
+  }
+
+  @Test
+  void onlyTheExtraRowMakesANextPage() {
+    assertThat(Page.of(List.of("a", "b"), 2, Function.identity()).nextPageToken()).isNull();
+    Page<String> page = Page.of(List.of("a", "b", "c"), 2, Function.identity());
+    assertThat(page.items()).containsExactly("a", "b");
+    assertThat(Page.keyAfter(page.nextPageToken())).isEqualTo("b");
+  }
+
+  @Test
+  void fetchFollowsTokensToTheLastPageOrStopsAfterOne() {
+    List<String> rows = List.of("a", "b", "c", "d", "e");
+    Function<String, Page<String>> source =
+        token -> {
+          String after = Page.keyAfter(token);
+          List<String> rest = new ArrayList<>();
+          for (String row : rows) {
+            if (after == null || row.compareTo(after) > 0) {
+              rest.add(row);
+            }
+          }
+          return Page.of(rest.subList(0, Math.min(3, rest.size())), 2, Function.identity());
+        };
+
+    assertThat(Page.fetch(source, null, false)).isEqualTo(new Page<>(rows, null));
+    Page<String> first = Page.fetch(source, null, true);
+    assertThat(first.items()).containsExactly("a", "b");
+    assertThat(Page.fetch(source, first.nextPageToken(), true).items()).containsExactly("c", "d");
+  }
+}
