@@ -274,6 +274,74 @@ class OperationCostTest {
     }
   }
 
+  /**
+   * The cost of every catalog operation Iceberg's client sends, printed as a table: each reads
+   * the caller's access exactly once, in its first statement, however its authorization is
+   * decided (by its path, by its body, or both for a table response with credentials).
+   */
+  @Test
+  void everyOperationReadsTheCallersAccessOnceAndStatesItsCost() throws IOException {
+    String warehouse = TestTwin.newWarehouse("cost-all");
+    Namespace namespace = Namespace.of("sales");
+    TableIdentifier orders = TableIdentifier.of(namespace, "orders");
+    TableIdentifier renamed = TableIdentifier.of(namespace, "orders_v2");
+    TableIdentifier view = TableIdentifier.of(namespace, "recent");
+    TableIdentifier renamedView = TableIdentifier.of(namespace, "recent_v2");
+    Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+    Map<Route, Call> costs = new EnumMap<>(Route.class);
+    try (RESTCatalog catalog = client(warehouse)) {
+      measure(costs, Route.CREATE_NAMESPACE, () -> catalog.createNamespace(namespace));
+      measure(costs, Route.LIST_NAMESPACES, catalog::listNamespaces);
+      measure(costs, Route.LOAD_NAMESPACE, () -> catalog.loadNamespaceMetadata(namespace));
+      measure(costs, Route.NAMESPACE_EXISTS, () -> catalog.namespaceExists(namespace));
+      measure(
+          costs,
+          Route.UPDATE_NAMESPACE_PROPERTIES,
+          () -> catalog.setProperties(namespace, new java.util.HashMap<>(Map.of("owner", "sales"))));
+      measure(costs, Route.CREATE_TABLE, () -> catalog.createTable(orders, schema));
+      measure(costs, Route.LIST_TABLES, () -> catalog.listTables(namespace));
+      measure(costs, Route.TABLE_EXISTS, () -> catalog.tableExists(orders));
+      Table table = catalog.loadTable(orders);
+      measure(
+          costs,
+          Route.UPDATE_TABLE,
+          () -> table.updateProperties().set("owner", "sales").commit());
+      measure(costs, Route.RENAME_TABLE, () -> catalog.renameTable(orders, renamed));
+      measure(
+          costs,
+          Route.CREATE_VIEW,
+          () ->
+              catalog
+                  .buildView(view)
+                  .withSchema(schema)
+                  .withDefaultNamespace(namespace)
+                  .withQuery("spark", "SELECT id FROM orders_v2")
+                  .create());
+      measure(costs, Route.LIST_VIEWS, () -> catalog.listViews(namespace));
+      measure(costs, Route.LOAD_VIEW, () -> catalog.loadView(view));
+      measure(costs, Route.RENAME_VIEW, () -> catalog.renameView(view, renamedView));
+      measure(costs, Route.DROP_VIEW, () -> catalog.dropView(renamedView));
+      measure(costs, Route.DROP_TABLE, () -> catalog.dropTable(renamed, false));
+      measure(costs, Route.DROP_NAMESPACE, () -> catalog.dropNamespace(namespace));
+    }
+    costs.forEach((route, call) -> System.out.println(call.line(route.operationId())));
+    costs.forEach(
+        (route, call) -> {
+          List<String> accessReads =
+              call.sql().stream().filter(sql -> sql.contains("FROM caller_access")).toList();
+          assertThat(accessReads).as(call.describe()).hasSize(1);
+          assertThat(call.sql().get(0)).as(call.describe()).contains("FROM caller_access");
+        });
+    assertThat(costs).hasSize(17);
+  }
+
+  /** Runs {@code operation} and keeps what its one request of {@code route} cost. */
+  private static void measure(Map<Route, Call> costs, Route route, Runnable operation) {
+    handler.clear();
+    operation.run();
+    costs.put(route, handler.last(route));
+  }
+
   private RESTCatalog client(String warehouse) {
     return client(warehouse, Map.of());
   }
@@ -409,6 +477,16 @@ class OperationCostTest {
     }
 
     /** The one call made to a route since {@link #clear()}. */
+    /** The last request of {@code route} since {@link #clear}. */
+    Call last(Route route) {
+      synchronized (calls) {
+        List<Call> matching =
+            calls.stream().filter(c -> c.routeKey().equals(route.routeKey())).toList();
+        assertThat(matching).as("calls to %s among %s", route, calls).isNotEmpty();
+        return matching.getLast();
+      }
+    }
+
     Call only(Route route) {
       List<Call> matching;
       synchronized (calls) {
