@@ -73,9 +73,9 @@ final class TwinProcess implements AutoCloseable {
     awaitLine(line -> line.startsWith(RUNNING), timeout);
     Map<String, String> properties = new LinkedHashMap<>();
     awaitLine(line -> line.equals("Client properties:"), timeout);
-    for (String line = awaitLine(line -> true, timeout);
+    for (String line = awaitLine(any -> true, timeout);
         line.startsWith("  ");
-        line = awaitLine(l -> true, timeout)) {
+        line = awaitLine(any -> true, timeout)) {
       int equals = line.indexOf('=');
       properties.put(line.substring(2, equals), line.substring(equals + 1));
     }
