@@ -51,8 +51,11 @@ final class CatalogFunction {
     this.log = log;
   }
 
-  /** Every HTTP group at once, with API Gateway's limits: the local twin and tests. */
-  static CatalogFunction allGroups(CatalogApi api, String realm) {
+  /**
+   * Every HTTP group at once, with API Gateway's limits, its lines in {@code log}: the local twin
+   * and tests.
+   */
+  static CatalogFunction allGroups(CatalogApi api, String realm, RequestLog log) {
     return new CatalogFunction(
         api,
         new Options(
@@ -62,7 +65,7 @@ final class CatalogFunction {
             Duration.ofSeconds(30),
             Duration.ofSeconds(2),
             ResponseEncoding.DEFAULT_MIN_BYTES),
-        new RequestLog("Puddle", System.out));
+        log);
   }
 
   HttpApiResponse handle(HttpApiEvent event, Context context) {
@@ -88,6 +91,8 @@ final class CatalogFunction {
     log.write(
         new RequestLog.Entry(
             requestId(event, context),
+            HttpApiEvents.method(event),
+            event.rawPath(),
             request.map(r -> r.route().operationId()).orElse("noRoute"),
             groupNames(),
             scope.realm() != null ? scope.realm() : options.realm(),

@@ -43,7 +43,12 @@ public final class CatalogHandler implements RequestStreamHandler, Resource {
 
   /** A handler serving every function group over an API: the local twin and tests. */
   public CatalogHandler(CatalogApi api) {
-    this.function = CatalogFunction.allGroups(api, api.settings().realm());
+    this(api, RequestLog.embeddedMetrics("Puddle", System.out));
+  }
+
+  /** A handler serving every function group over an API, its request lines in {@code log}. */
+  public CatalogHandler(CatalogApi api, RequestLog log) {
+    this.function = CatalogFunction.allGroups(api, api.settings().realm(), log);
     this.wiring = null;
   }
 

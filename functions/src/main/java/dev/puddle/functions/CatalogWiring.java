@@ -64,7 +64,7 @@ public record CatalogWiring(
       groups = Set.copyOf(groups);
     }
 
-    /** Every HTTP group at once, with API Gateway's limits, logging to standard output: the twin. */
+    /** Every HTTP group at once, with API Gateway's limits, logging to {@code log}: the twin. */
     public static Parts allGroups(
         CatalogApi.Settings settings,
         Database.ConnectionFactory connections,
@@ -73,7 +73,8 @@ public record CatalogWiring(
         Function<Database, JwtAuthenticator> authenticator,
         Function<Database, TokenEndpoint> tokens,
         PurgeQueue purgeQueue,
-        CredentialVendor credentialVendor) {
+        CredentialVendor credentialVendor,
+        RequestLog log) {
       return new Parts(
           HTTP_GROUPS,
           settings,
@@ -88,7 +89,7 @@ public record CatalogWiring(
           Duration.ofSeconds(30),
           Duration.ofSeconds(2),
           ResponseEncoding.DEFAULT_MIN_BYTES,
-          new RequestLog("Puddle", System.out));
+          log);
     }
   }
 
@@ -125,7 +126,7 @@ public record CatalogWiring(
             env.requestTimeout(),
             env.deadlineMargin(),
             env.gzipMinBytes(),
-            new RequestLog(env.metricsNamespace(), System.out)));
+            RequestLog.embeddedMetrics(env.metricsNamespace(), System.out)));
   }
 
   /** The one place a catalog function's object graph is built. */

@@ -10,19 +10,26 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * One JSON line per request on standard output, which Lambda sends to CloudWatch Logs. The line is
- * also in CloudWatch Embedded Metric Format: CloudWatch turns its {@code _aws} section into metrics
- * per operation (requests, errors, latency, commit retries and conflicts, database time) without
- * any API call, and keeps the other fields searchable in Logs Insights. It names the request, never
- * its content: no headers, bodies or credentials.
+ * One line per request. On Lambda it is a JSON line on standard output, which Lambda sends to
+ * CloudWatch Logs, in CloudWatch Embedded Metric Format: CloudWatch turns its {@code _aws} section
+ * into metrics per operation (requests, errors, latency, commit retries and conflicts, database
+ * time) without any API call, and keeps the other fields searchable in Logs Insights. The local
+ * twin writes a short line for people instead ({@link #text}), or the same JSON on request. Either
+ * names the request, never its content: no headers, bodies or credentials.
  */
-final class RequestLog {
+public final class RequestLog {
   /** What one request did. */
   record Entry(
       String requestId,
+      String method,
+      String path,
       String operation,
       String group,
       String realm,
@@ -35,24 +42,39 @@ final class RequestLog {
       boolean coldStart,
       RequestStats stats) {}
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final List<String[]> METRICS =
-      List.of(
-          new String[] {"Requests", "Count"},
-          new String[] {"Errors", "Count"},
-          new String[] {"ClientErrors", "Count"},
-          new String[] {"Latency", "Milliseconds"},
-          new String[] {"DatabaseTime", "Milliseconds"},
-          new String[] {"CommitRetries", "Count"},
-          new String[] {"CommitConflicts", "Count"});
+  /** How an entry reads as a line. */
+  interface Format {
+    String line(Entry entry, long timestampMillis);
+  }
 
-  private final String directives;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Format format;
   private final PrintStream out;
   private volatile boolean muted;
 
-  RequestLog(String namespace, PrintStream out) {
-    this.directives = directives(namespace);
+  private RequestLog(Format format, PrintStream out) {
+    this.format = format;
     this.out = out;
+  }
+
+  /** Embedded Metric Format lines, their metrics in {@code namespace}. */
+  RequestLog(String namespace, PrintStream out) {
+    this(new EmbeddedMetrics(namespace), out);
+  }
+
+  /** Embedded Metric Format JSON lines, as on Lambda, their metrics in {@code namespace}. */
+  public static RequestLog embeddedMetrics(String namespace, PrintStream out) {
+    return new RequestLog(namespace, out);
+  }
+
+  /**
+   * A short line for people at a terminal: time (in {@code zone}), method, path, status (and the
+   * error type), latency and principal, e.g. {@code 14:02:31.207 GET /v1/default/namespaces 200
+   * 3.1 ms root}.
+   */
+  public static RequestLog text(PrintStream out, ZoneId zone) {
+    return new RequestLog(new Text(zone), out);
   }
 
   void write(Entry entry) {
@@ -71,60 +93,7 @@ final class RequestLog {
   }
 
   String line(Entry entry, long timestampMillis) {
-    // written field by field rather than built as a tree: the line is on every request's path
-    StringWriter text = new StringWriter(1024);
-    try (JsonGenerator line = JSON.createGenerator(text)) {
-      line.writeStartObject();
-      line.writeObjectFieldStart("_aws");
-      line.writeNumberField("Timestamp", timestampMillis);
-      line.writeFieldName("CloudWatchMetrics");
-      line.writeRawValue(directives);
-      line.writeEndObject();
-
-      line.writeStringField("level", entry.status() >= 500 ? "ERROR" : "INFO");
-      line.writeStringField("message", "request");
-      line.writeStringField("requestId", entry.requestId());
-      line.writeStringField("operation", entry.operation());
-      line.writeStringField("functionGroup", entry.group());
-      line.writeStringField("realm", entry.realm());
-      line.writeStringField("warehouse", entry.warehouse());
-      line.writeStringField("principal", entry.principal());
-      line.writeNumberField("status", entry.status());
-      line.writeStringField("errorType", entry.errorType());
-      line.writeNumberField("latencyMs", round(entry.latencyMillis()));
-      line.writeNumberField("databaseMs", round(entry.stats().databaseMillis()));
-      line.writeNumberField("commitRetries", entry.stats().commitRetries());
-      line.writeNumberField("commitConflicts", entry.stats().commitConflicts());
-      line.writeStringField("idempotency", entry.stats().idempotency());
-      line.writeBooleanField("gzip", entry.gzipped());
-      line.writeBooleanField("coldStart", entry.coldStart());
-
-      line.writeStringField("Operation", entry.operation());
-      line.writeNumberField("Requests", 1);
-      line.writeNumberField("Errors", entry.status() >= 500 ? 1 : 0);
-      line.writeNumberField("ClientErrors", entry.status() >= 400 && entry.status() < 500 ? 1 : 0);
-      line.writeNumberField("Latency", round(entry.latencyMillis()));
-      line.writeNumberField("DatabaseTime", round(entry.stats().databaseMillis()));
-      line.writeNumberField("CommitRetries", entry.stats().commitRetries());
-      line.writeNumberField("CommitConflicts", entry.stats().commitConflicts());
-      line.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write the request log line", e);
-    }
-    return text.toString();
-  }
-
-  /** The metric directives, the same on every line: which fields are metrics of which unit. */
-  private static String directives(String namespace) {
-    ArrayNode directives = JSON.createArrayNode();
-    ObjectNode directive = directives.addObject();
-    directive.put("Namespace", namespace);
-    directive.putArray("Dimensions").addArray().add("Operation");
-    ArrayNode metrics = directive.putArray("Metrics");
-    for (String[] metric : METRICS) {
-      metrics.addObject().put("Name", metric[0]).put("Unit", metric[1]);
-    }
-    return directives.toString();
+    return format.line(entry, timestampMillis);
   }
 
   /** The {@code type} of an Iceberg error body, if the body is one. */
@@ -140,7 +109,106 @@ final class RequestLog {
     }
   }
 
-  private static double round(double millis) {
-    return Math.round(millis * 100) / 100.0;
+  /** The line for people. */
+  private record Text(DateTimeFormatter time) implements Format {
+    Text(ZoneId zone) {
+      this(DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT).withZone(zone));
+    }
+
+    @Override
+    public String line(Entry entry, long timestampMillis) {
+      return String.format(
+          Locale.ROOT,
+          "%s %s %s %d%s %.1f ms %s",
+          time.format(Instant.ofEpochMilli(timestampMillis)),
+          entry.method(),
+          entry.path(),
+          entry.status(),
+          entry.errorType() == null ? "" : " " + entry.errorType(),
+          entry.latencyMillis(),
+          entry.principal() == null ? "-" : entry.principal());
+    }
+  }
+
+  /** The JSON line in CloudWatch Embedded Metric Format. */
+  private static final class EmbeddedMetrics implements Format {
+    private static final List<String[]> METRICS =
+        List.of(
+            new String[] {"Requests", "Count"},
+            new String[] {"Errors", "Count"},
+            new String[] {"ClientErrors", "Count"},
+            new String[] {"Latency", "Milliseconds"},
+            new String[] {"DatabaseTime", "Milliseconds"},
+            new String[] {"CommitRetries", "Count"},
+            new String[] {"CommitConflicts", "Count"});
+
+    private final String directives;
+
+    EmbeddedMetrics(String namespace) {
+      this.directives = directives(namespace);
+    }
+
+    @Override
+    public String line(Entry entry, long timestampMillis) {
+      // written field by field rather than built as a tree: the line is on every request's path
+      StringWriter text = new StringWriter(1024);
+      try (JsonGenerator line = JSON.createGenerator(text)) {
+        line.writeStartObject();
+        line.writeObjectFieldStart("_aws");
+        line.writeNumberField("Timestamp", timestampMillis);
+        line.writeFieldName("CloudWatchMetrics");
+        line.writeRawValue(directives);
+        line.writeEndObject();
+
+        line.writeStringField("level", entry.status() >= 500 ? "ERROR" : "INFO");
+        line.writeStringField("message", "request");
+        line.writeStringField("requestId", entry.requestId());
+        line.writeStringField("operation", entry.operation());
+        line.writeStringField("functionGroup", entry.group());
+        line.writeStringField("realm", entry.realm());
+        line.writeStringField("warehouse", entry.warehouse());
+        line.writeStringField("principal", entry.principal());
+        line.writeNumberField("status", entry.status());
+        line.writeStringField("errorType", entry.errorType());
+        line.writeNumberField("latencyMs", round(entry.latencyMillis()));
+        line.writeNumberField("databaseMs", round(entry.stats().databaseMillis()));
+        line.writeNumberField("commitRetries", entry.stats().commitRetries());
+        line.writeNumberField("commitConflicts", entry.stats().commitConflicts());
+        line.writeStringField("idempotency", entry.stats().idempotency());
+        line.writeBooleanField("gzip", entry.gzipped());
+        line.writeBooleanField("coldStart", entry.coldStart());
+
+        line.writeStringField("Operation", entry.operation());
+        line.writeNumberField("Requests", 1);
+        line.writeNumberField("Errors", entry.status() >= 500 ? 1 : 0);
+        line.writeNumberField(
+            "ClientErrors", entry.status() >= 400 && entry.status() < 500 ? 1 : 0);
+        line.writeNumberField("Latency", round(entry.latencyMillis()));
+        line.writeNumberField("DatabaseTime", round(entry.stats().databaseMillis()));
+        line.writeNumberField("CommitRetries", entry.stats().commitRetries());
+        line.writeNumberField("CommitConflicts", entry.stats().commitConflicts());
+        line.writeEndObject();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot write the request log line", e);
+      }
+      return text.toString();
+    }
+
+    /** The metric directives, the same on every line: which fields are metrics of which unit. */
+    private static String directives(String namespace) {
+      ArrayNode directives = JSON.createArrayNode();
+      ObjectNode directive = directives.addObject();
+      directive.put("Namespace", namespace);
+      directive.putArray("Dimensions").addArray().add("Operation");
+      ArrayNode metrics = directive.putArray("Metrics");
+      for (String[] metric : METRICS) {
+        metrics.addObject().put("Name", metric[0]).put("Unit", metric[1]);
+      }
+      return directives.toString();
+    }
+
+    private static double round(double millis) {
+      return Math.round(millis * 100) / 100.0;
+    }
   }
 }

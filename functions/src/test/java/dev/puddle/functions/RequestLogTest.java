@@ -18,6 +18,9 @@ import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -158,6 +161,51 @@ class RequestLogTest {
     assertThat(refused.get("realm").asText()).isEqualTo("acme");
     String text = out.toString(StandardCharsets.UTF_8);
     assertThat(text).doesNotContain(token).doesNotContain(token.split("\\.")[2]);
+  }
+
+  @Test
+  void theTextLineGivesTimeMethodPathStatusLatencyAndPrincipalAndNothingSent() {
+    PrimingIssuer issuer = PrimingIssuer.generate("acme", Clock.systemUTC());
+    CatalogApi api =
+        CatalogApi.builder(new CatalogApi.Settings("acme", "wh"), database, storage).authenticator(new JwtAuthenticator(
+                List.of(issuer.trusted()), JwtAuthenticator.DEFAULT_CLOCK_SKEW, Clock.systemUTC())).build();
+    ZoneOffset zone = ZoneOffset.ofHoursMinutes(5, 30);
+    CatalogFunction texting =
+        new CatalogFunction(
+            api,
+            new CatalogFunction.Options(
+                EnumSet.of(FunctionGroup.READ),
+                "acme",
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(2),
+                1024),
+            RequestLog.text(new PrintStream(out, true, StandardCharsets.UTF_8), zone));
+    String token = issuer.token();
+    LocalTime sent = LocalTime.now(zone).truncatedTo(ChronoUnit.MILLIS);
+    Map<String, String> path = Map.of("prefix", "wh", "namespace", "sales");
+    String routeKey = "GET /v1/{prefix}/namespaces/{namespace}";
+
+    texting.handle(event(routeKey, "/v1/wh/namespaces/sales", path, null, "s3cr3t-token"), null);
+    texting.handle(event(routeKey, "/v1/wh/namespaces/sales", path, null, token), null);
+
+    List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines).hasSize(2);
+    String time = "\\d{2}:\\d{2}:\\d{2}\\.\\d{3}";
+    assertThat(lines.get(0))
+        .matches(
+            time
+                + " GET /v1/wh/namespaces/sales 401 NotAuthorizedException \\d+\\.\\d ms -");
+    // past authentication, the unreachable metastore answers; the caller is named
+    assertThat(lines.get(1))
+        .matches(
+            time
+                + " GET /v1/wh/namespaces/sales 503 ServiceUnavailableException \\d+\\.\\d ms "
+                + PrimingIssuer.PRINCIPAL);
+    // the time is the request's, in the zone asked for (a day's wrap aside)
+    LocalTime logged = LocalTime.parse(lines.get(1).substring(0, 12));
+    assertThat(Math.floorMod(Duration.between(sent, logged).toSeconds(), 86_400)).isLessThan(60);
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertThat(text).doesNotContain("s3cr3t").doesNotContain(token).doesNotContain("Bearer");
   }
 
   private List<JsonNode> lines() throws IOException {

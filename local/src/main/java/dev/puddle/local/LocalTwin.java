@@ -19,11 +19,13 @@ import dev.puddle.core.vending.CredentialCache;
 import dev.puddle.core.vending.CredentialVendor;
 import dev.puddle.functions.CatalogHandler;
 import dev.puddle.functions.CatalogWiring;
+import dev.puddle.functions.RequestLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,8 +43,9 @@ public final class LocalTwin implements AutoCloseable {
   public static final String BUCKET = "warehouse";
 
   /**
-   * Where and how the twin listens, how it purges, and the root credential of its realm (null: keep
-   * the one it has, or generate one on first start). Port 0 picks a free port.
+   * Where and how the twin listens, how it purges, the root credential of its realm (null: keep
+   * the one it has, or generate one on first start), how its PostgreSQL commits and where its
+   * request lines go. Port 0 picks a free port.
    */
   public record Options(
       Path dataDirectory,
@@ -52,7 +55,32 @@ public final class LocalTwin implements AutoCloseable {
       int postgresPort,
       int sqsPort,
       LocalPurge.Options purge,
-      PrincipalCredential rootCredential) {
+      PrincipalCredential rootCredential,
+      LocalPostgres.Durability durability,
+      RequestLog requestLog) {
+    /** Options with durable commits and a text line per request on standard output. */
+    public Options(
+        Path dataDirectory,
+        String bind,
+        int port,
+        int s3Port,
+        int postgresPort,
+        int sqsPort,
+        LocalPurge.Options purge,
+        PrincipalCredential rootCredential) {
+      this(
+          dataDirectory,
+          bind,
+          port,
+          s3Port,
+          postgresPort,
+          sqsPort,
+          purge,
+          rootCredential,
+          LocalPostgres.Durability.DURABLE,
+          RequestLog.text(System.out, ZoneId.systemDefault()));
+    }
+
     /** Options with SQS on a free port and the purge's defaults. */
     public Options(Path dataDirectory, String bind, int port, int s3Port, int postgresPort) {
       this(dataDirectory, bind, port, s3Port, postgresPort, 0, LocalPurge.Options.DEFAULTS);
@@ -131,7 +159,8 @@ public final class LocalTwin implements AutoCloseable {
   public static LocalTwin start(
       Options options, Function<LocalPostgres, Database.ConnectionFactory> metastore) {
     Path data = options.dataDirectory().toAbsolutePath();
-    LocalPostgres postgres = LocalPostgres.start(data.resolve("postgres"), options.postgresPort());
+    LocalPostgres postgres =
+        LocalPostgres.start(data.resolve("postgres"), options.postgresPort(), options.durability());
     LocalS3 s3 = null;
     Database.ConnectionFactory connections = null;
     LocalPurge purge = null;
@@ -177,7 +206,8 @@ public final class LocalTwin implements AutoCloseable {
                           new Principals(catalogDatabase),
                           ownTokens(tokenSettings, catalogDatabase)),
                   purge.queue(),
-                  vendor));
+                  vendor,
+                  options.requestLog()));
       InFlight inFlight = new InFlight();
       HttpFront http =
           HttpFront.start(

@@ -3,7 +3,9 @@ package dev.puddle.local;
 import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.metastore.access.Principals;
 import dev.puddle.core.metastore.access.RealmBootstrap;
+import dev.puddle.functions.RequestLog;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -30,11 +32,30 @@ public final class PuddleLocal implements Callable<Integer> {
   @Option(names = "--sqs-port", description = "Embedded SQS port (default: ${DEFAULT-VALUE}).")
   int sqsPort = 9324;
 
-  @Option(names = "--pg-port", description = "Embedded PostgreSQL port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--pg-port",
+      description = "Embedded PostgreSQL port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
   int postgresPort = 0;
 
-  @Option(names = "--data-dir", description = "Where PostgreSQL and S3 keep data (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--data-dir",
+      description = "Where PostgreSQL and S3 keep data (default: ${DEFAULT-VALUE}).")
   Path dataDirectory = Path.of("puddle-data");
+
+  /** How the line per request reads. */
+  enum LogFormat {
+    /** Time, method, path, status, latency and principal, for people. */
+    TEXT,
+    /** CloudWatch's Embedded Metric Format, as the functions write it on Lambda. */
+    JSON
+  }
+
+  @Option(
+      names = "--log-format",
+      description =
+          "The line per request: text, for people, or json, CloudWatch's Embedded Metric Format"
+              + " as on Lambda (default: text).")
+  LogFormat logFormat = LogFormat.TEXT;
 
   @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
   String bind = "127.0.0.1";
@@ -95,8 +116,27 @@ public final class PuddleLocal implements Callable<Integer> {
         });
   }
 
+  /** Connection snippets, root's secret in them only where {@link #printRoot} shows it. */
+  private static void printSnippets(LocalTwin twin) {
+    RealmBootstrap.Result root = twin.root();
+    ConnectionSnippets snippets =
+        new ConnectionSnippets(twin.clientProperties(), root.clientId(), root.generatedSecret());
+    System.out.println();
+    System.out.println("Spark:");
+    System.out.println(snippets.spark().indent(2).stripTrailing());
+    System.out.println();
+    System.out.println("PyIceberg:");
+    System.out.println(snippets.pyIceberg().indent(2).stripTrailing());
+    if (root.generatedSecret() == null) {
+      System.out.println();
+      System.out.println(
+          "  (" + ConnectionSnippets.SECRET_PLACEHOLDER + ": " + root.clientId() + "'s secret)");
+    }
+  }
+
   public static void main(String[] args) {
-    System.exit(new CommandLine(new PuddleLocal()).execute(args));
+    System.exit(
+        new CommandLine(new PuddleLocal()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
   }
 
   @Override
@@ -112,7 +152,12 @@ public final class PuddleLocal implements Callable<Integer> {
                 postgresPort,
                 sqsPort,
                 LocalPurge.Options.DEFAULTS,
-                root));
+                root,
+                LocalPostgres.Durability.DURABLE,
+                switch (logFormat) {
+                  case TEXT -> RequestLog.text(System.out, ZoneId.systemDefault());
+                  case JSON -> RequestLog.embeddedMetrics("Puddle", System.out);
+                }));
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -128,10 +173,16 @@ public final class PuddleLocal implements Callable<Integer> {
     System.out.println("Client properties:");
     twin.clientProperties().forEach((key, value) -> System.out.println("  " + key + "=" + value));
     System.out.println(
-        "Purge queue: " + twin.purge().queues().url() + " (SQS at " + twin.purge().sqs().endpoint() + ")");
+        "Purge queue: "
+            + twin.purge().queues().url()
+            + " (SQS at "
+            + twin.purge().sqs().endpoint()
+            + ")");
     System.out.println("Data directory: " + dataDirectory.toAbsolutePath());
     printRoot(twin.root());
     System.out.println("Press Ctrl-C to stop.");
+    printSnippets(twin);
+    System.out.println();
     stopped.await();
     return 0;
   }

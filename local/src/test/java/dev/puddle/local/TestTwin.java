@@ -13,6 +13,7 @@ import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint;
 import dev.puddle.core.purge.PurgeSweep;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
+import dev.puddle.functions.RequestLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -28,6 +29,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
@@ -87,8 +89,19 @@ public final class TestTwin {
   private static TestTwin start(Mode mode) {
     try {
       Path data = Files.createTempDirectory("puddle-test-");
+      // fast commits: the tests' data is thrown away, and durability is CrashIT's to check
       LocalTwin.Options options =
-          new LocalTwin.Options(data, "127.0.0.1", 0, 0, 0, 0, PURGE, ROOT);
+          new LocalTwin.Options(
+              data,
+              "127.0.0.1",
+              0,
+              0,
+              0,
+              0,
+              PURGE,
+              ROOT,
+              LocalPostgres.Durability.FAST,
+              RequestLog.text(System.out, ZoneId.systemDefault()));
       TestTwin started;
       if (mode == Mode.JDBC) {
         started = new TestTwin(LocalTwin.start(options), null);
