@@ -1,7 +1,7 @@
 package dev.puddle.functions;
 
+import dev.puddle.contract.FunctionGroup;
 import dev.puddle.core.access.Principals;
-import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.PrimingIssuer;
 import dev.puddle.core.auth.TokenEndpoint;

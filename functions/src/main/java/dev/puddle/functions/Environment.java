@@ -1,6 +1,6 @@
 package dev.puddle.functions;
 
-import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.contract.FunctionGroup;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
 import dev.puddle.core.metastore.IamAuthCredentials;

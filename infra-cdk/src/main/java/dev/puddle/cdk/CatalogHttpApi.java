@@ -1,6 +1,6 @@
 package dev.puddle.cdk;
 
-import dev.puddle.core.api.Route;
+import dev.puddle.contract.Route;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,12 +32,12 @@ import software.constructs.Construct;
  */
 final class CatalogHttpApi extends Construct {
   /** The route table groups served by the HTTP API. */
-  static final Set<dev.puddle.core.api.FunctionGroup> HTTP_GROUPS =
+  static final Set<dev.puddle.contract.FunctionGroup> HTTP_GROUPS =
       EnumSet.of(
-          dev.puddle.core.api.FunctionGroup.READ,
-          dev.puddle.core.api.FunctionGroup.WRITE,
-          dev.puddle.core.api.FunctionGroup.TOKEN,
-          dev.puddle.core.api.FunctionGroup.ADMIN);
+          dev.puddle.contract.FunctionGroup.READ,
+          dev.puddle.contract.FunctionGroup.WRITE,
+          dev.puddle.contract.FunctionGroup.TOKEN,
+          dev.puddle.contract.FunctionGroup.ADMIN);
 
   /**
    * What an access log line holds: who called what and how it went, never a header (so never the

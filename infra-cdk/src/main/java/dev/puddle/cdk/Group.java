@@ -1,6 +1,6 @@
 package dev.puddle.cdk;
 
-import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.contract.FunctionGroup;
 import java.time.Duration;
 import java.util.Locale;
 

@@ -6,7 +6,7 @@ import static dev.puddle.cdk.Synthesized.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.puddle.core.api.Route;
+import dev.puddle.contract.Route;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;

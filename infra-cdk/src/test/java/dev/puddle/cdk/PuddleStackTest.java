@@ -8,8 +8,8 @@ import static dev.puddle.cdk.Synthesized.strings;
 import static dev.puddle.cdk.Synthesized.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.puddle.core.api.FunctionGroup;
-import dev.puddle.core.api.Route;
+import dev.puddle.contract.FunctionGroup;
+import dev.puddle.contract.Route;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

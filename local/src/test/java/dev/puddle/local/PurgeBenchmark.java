@@ -3,8 +3,8 @@ package dev.puddle.local;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.puddle.contract.Route;
 import dev.puddle.core.api.Request;
-import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;

@@ -1,5 +1,6 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.contract.Route;
 import dev.puddle.core.access.AccessPolicy;
 import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.access.Grant;
@@ -7,7 +8,6 @@ import dev.puddle.core.access.Securable;
 import dev.puddle.core.api.Privilege;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
-import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.BuiltInRoles;
 import java.util.List;

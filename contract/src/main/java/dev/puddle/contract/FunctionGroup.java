@@ -1,4 +1,4 @@
-package dev.puddle.core.api;
+package dev.puddle.contract;
 
 /**
  * The Lambda functions Puddle deploys. Routes are grouped onto functions by the privilege they
