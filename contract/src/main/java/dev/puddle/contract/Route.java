@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The route table: every HTTP operation Puddle serves, and the function group that serves it. It
- * is the single source for the request router, the CDK routes, the local server and the {@code
+ * The route table: every HTTP operation Puddle serves, and the function group that serves it. It is
+ * the single source for the request router, the CDK routes, the local server and the {@code
  * endpoints} list of {@code GET /v1/config}. What a caller needs for each is core's {@code
  * access.Operation} to say.
  *
@@ -229,16 +229,16 @@ public enum Route {
   }
 
   /**
-   * Whether a request must carry a valid bearer token: every route but the probes (and the
-   * routes that hand out tokens and their keys).
+   * Whether a request must carry a valid bearer token: every route but the probes (and the routes
+   * that hand out tokens and their keys).
    */
   public boolean requiresAuthentication() {
     return this != HEALTH && this != READY && this != GET_TOKEN && this != GET_JWKS;
   }
 
   /**
-   * Whether this route belongs to the Iceberg REST API and is listed in {@code endpoints}: not
-   * the config and token routes, which a client calls before it reads the list.
+   * Whether this route belongs to the Iceberg REST API and is listed in {@code endpoints}: not the
+   * config and token routes, which a client calls before it reads the list.
    */
   public boolean isCatalogEndpoint() {
     return path.startsWith("/v1/") && this != GET_CONFIG && this != GET_TOKEN;

@@ -82,8 +82,8 @@ class RouteTest {
   }
 
   /**
-   * API Gateway gives a request to the route that matches it most specifically, and says nothing
-   * of how it breaks a tie between two routes with variables in different places: {@code GET
+   * API Gateway gives a request to the route that matches it most specifically, and says nothing of
+   * how it breaks a tie between two routes with variables in different places: {@code GET
    * /admin/v1/{prefix}/purge-jobs} and {@code GET /admin/v1/principals/{principal}} both match
    * {@code /admin/v1/principals/purge-jobs}. So two routes of a method may share a path only when
    * one has a literal segment wherever the other has one, and more (then it is the more specific,

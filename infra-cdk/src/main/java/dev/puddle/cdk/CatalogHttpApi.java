@@ -1,5 +1,6 @@
 package dev.puddle.cdk;
 
+import dev.puddle.contract.FunctionGroup;
 import dev.puddle.contract.Route;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -32,12 +33,8 @@ import software.constructs.Construct;
  */
 final class CatalogHttpApi extends Construct {
   /** The route table groups served by the HTTP API. */
-  static final Set<dev.puddle.contract.FunctionGroup> HTTP_GROUPS =
-      EnumSet.of(
-          dev.puddle.contract.FunctionGroup.READ,
-          dev.puddle.contract.FunctionGroup.WRITE,
-          dev.puddle.contract.FunctionGroup.TOKEN,
-          dev.puddle.contract.FunctionGroup.ADMIN);
+  static final Set<FunctionGroup> HTTP_GROUPS =
+      EnumSet.of(FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN);
 
   /**
    * What an access log line holds: who called what and how it went, never a header (so never the

@@ -1,5 +1,7 @@
 package dev.puddle.cdk;
 
+import static dev.puddle.contract.EnvironmentVariable.FUNCTION_GROUP;
+
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,7 +77,7 @@ final class Synthesized {
                     .functionGroup()
                     .name()
                     .toLowerCase(java.util.Locale.ROOT)
-                    .equals(environment(e.getKey()).get(EnvVars.FUNCTION_GROUP)))
+                    .equals(environment(e.getKey()).get(FUNCTION_GROUP.key())))
         .map(Map.Entry::getKey)
         .findFirst()
         .orElseThrow(() -> new AssertionError("no function for " + group));
