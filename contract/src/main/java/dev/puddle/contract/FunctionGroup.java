@@ -13,8 +13,6 @@ public enum FunctionGroup {
   TOKEN,
   /** The management API. */
   ADMIN,
-  /** The SQS-triggered purge of dropped tables. */
-  PURGE,
   /** Schema migrations, run at deploy time. */
   MIGRATE
 }

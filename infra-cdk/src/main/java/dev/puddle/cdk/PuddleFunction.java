@@ -56,9 +56,11 @@ final class PuddleFunction extends Construct {
 
     Map<String, String> variables = new HashMap<>();
     environment.forEach((variable, value) -> variables.put(variable.key(), value));
-    variables.put(
-        EnvironmentVariable.FUNCTION_GROUP.key(),
-        group.functionGroup().name().toLowerCase(Locale.ROOT));
+    // the purge and sweep handlers serve one thing each, and are told no group
+    group
+        .functionGroup()
+        .map(served -> served.name().toLowerCase(Locale.ROOT))
+        .ifPresent(value -> variables.put(EnvironmentVariable.FUNCTION_GROUP.key(), value));
     Function.Builder builder =
         Function.Builder.create(this, "Function")
             .description("Puddle " + group.id() + ": " + group.handler())

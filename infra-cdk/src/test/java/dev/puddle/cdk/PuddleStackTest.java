@@ -12,6 +12,7 @@ import static dev.puddle.contract.EnvironmentVariable.DB_MODE;
 import static dev.puddle.contract.EnvironmentVariable.DB_URL;
 import static dev.puddle.contract.EnvironmentVariable.DB_USER;
 import static dev.puddle.contract.EnvironmentVariable.DEFAULT_WAREHOUSE_LOCATION;
+import static dev.puddle.contract.EnvironmentVariable.FUNCTION_GROUP;
 import static dev.puddle.contract.EnvironmentVariable.PURGE_MAX_RECEIVES;
 import static dev.puddle.contract.EnvironmentVariable.ROOT_CREDENTIAL_SECRET_ARN;
 import static dev.puddle.contract.EnvironmentVariable.TOKEN_ISSUER;
@@ -21,8 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.contract.FunctionGroup;
 import dev.puddle.contract.Route;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -302,6 +305,38 @@ class PuddleStackTest {
             "logs, the metastore and its login");
   }
 
+  /**
+   * Only the handlers that read {@code PUDDLE_FUNCTION_GROUP} are told one: the catalog functions,
+   * which serve the routes of their group, and the migration function, which checks it; the purge
+   * function and the sweep, whose handlers never read it, carry none.
+   */
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void theFunctionGroupIsSetWhereItsHandlerReadsItAndNowhereElse(Synthesized s) {
+    Map<String, List<Object>> groups = new HashMap<>();
+    for (Map.Entry<String, Map<String, Object>> function :
+        s.resources("AWS::Lambda::Function").entrySet()) {
+      String handler = (String) map(function.getValue().get("Properties")).get("Handler");
+      if (handler.startsWith("dev.puddle.functions.")) {
+        groups
+            .computeIfAbsent(handler, h -> new ArrayList<>())
+            .add(s.environment(function.getKey()).getOrDefault(FUNCTION_GROUP.key(), "(unset)"));
+      }
+    }
+
+    assertThat(groups)
+        .containsOnlyKeys(
+            Group.READ.handler(),
+            Group.MIGRATE.handler(),
+            Group.PURGE.handler(),
+            Group.SWEEP.handler());
+    assertThat(groups.get(Group.READ.handler()))
+        .containsExactlyInAnyOrder("read", "write", "token", "admin");
+    assertThat(groups.get(Group.MIGRATE.handler())).containsExactly("migrate");
+    assertThat(groups.get(Group.PURGE.handler())).containsExactly("(unset)");
+    assertThat(groups.get(Group.SWEEP.handler())).containsExactly("(unset)");
+  }
+
   @ParameterizedTest
   @MethodSource("profiles")
   void onlyTheFunctionsThatQueuePurgesMaySendAndOnlyReadAndWriteMayAssumeTheVendingRole(
@@ -358,8 +393,7 @@ class PuddleStackTest {
     Map<String, Object> redrive = map(queue.get("RedrivePolicy"));
     assertThat(redrive.get("maxReceiveCount")).isEqualTo(5);
     assertThat(getAtt(redrive.get("deadLetterTargetArn"))).isEqualTo(deadLetters);
-    assertThat(s.environment(s.function(Group.PURGE)).get(PURGE_MAX_RECEIVES.key()))
-        .isEqualTo("5");
+    assertThat(s.environment(s.function(Group.PURGE)).get(PURGE_MAX_RECEIVES.key())).isEqualTo("5");
   }
 
   @ParameterizedTest
