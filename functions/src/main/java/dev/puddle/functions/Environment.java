@@ -244,7 +244,7 @@ final class Environment {
     return variable.in(env).orElse(null);
   }
 
-  private int intValue(EnvironmentVariable variable) {
+  int intValue(EnvironmentVariable variable) {
     String value = required(variable);
     try {
       return Integer.parseInt(value);

@@ -35,7 +35,7 @@ final class PurgeEnvironment {
         jobs,
         new PurgeWorker(jobs, storage.io(), s3),
         queue(env),
-        Integer.parseInt(environment.required(EnvironmentVariable.PURGE_MAX_RECEIVES)));
+        environment.intValue(EnvironmentVariable.PURGE_MAX_RECEIVES));
   }
 
   static PurgeSweep sweep(Map<String, String> env) {
@@ -44,12 +44,8 @@ final class PurgeEnvironment {
         new PurgeJobs(environment.database()),
         queue(env),
         new PurgeSweep.Settings(
-            Duration.ofSeconds(
-                Long.parseLong(
-                    environment.required(EnvironmentVariable.PURGE_SWEEP_GRACE_SECONDS))),
-            Duration.ofMinutes(
-                Long.parseLong(
-                    environment.required(EnvironmentVariable.PURGE_SWEEP_STALE_MINUTES))),
+            Duration.ofSeconds(environment.intValue(EnvironmentVariable.PURGE_SWEEP_GRACE_SECONDS)),
+            Duration.ofMinutes(environment.intValue(EnvironmentVariable.PURGE_SWEEP_STALE_MINUTES)),
             SWEEP_LIMIT));
   }
 
