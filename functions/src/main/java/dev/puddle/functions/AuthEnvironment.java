@@ -2,6 +2,7 @@ package dev.puddle.functions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.contract.EnvironmentVariable;
 import dev.puddle.core.auth.IssuerSettings;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.MetastoreKeySet;
@@ -24,18 +25,17 @@ import java.util.function.Supplier;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
- * Authentication settings from the environment variables documented in the README:
+ * Authentication settings from the environment variables:
  *
  * <ul>
- *   <li>{@code PUDDLE_AUTH_ISSUERS}: the external issuers, a JSON array of objects with {@code
- *       issuer}, {@code jwks-uri}, {@code audiences}, optionally {@code principal-claim}, and
- *       either {@code realm} or {@code realm-claim};
- *   <li>{@code PUDDLE_TOKEN_ISSUER}: the {@code iss} of Puddle's own tokens (default {@code
- *       puddle}): every function accepts them (keys from the metastore) and the token function
- *       issues them, signing with the key set in the secret {@code
- *       PUDDLE_TOKEN_SIGNING_SECRET_ARN};
- *   <li>{@code PUDDLE_TOKEN_AUDIENCE}, {@code PUDDLE_TOKEN_LIFETIME}, {@code
- *       PUDDLE_AUTH_CLOCK_SKEW}.
+ *   <li>{@link EnvironmentVariable#AUTH_ISSUERS}: the external issuers, a JSON array of objects
+ *       with {@code issuer}, {@code jwks-uri}, {@code audiences}, optionally {@code
+ *       principal-claim}, and either {@code realm} or {@code realm-claim};
+ *   <li>{@link EnvironmentVariable#TOKEN_ISSUER}: the {@code iss} of Puddle's own tokens: every
+ *       function accepts them (keys from the metastore) and the token function issues them, signing
+ *       with the key set in the secret {@link EnvironmentVariable#TOKEN_SIGNING_SECRET_ARN};
+ *   <li>{@link EnvironmentVariable#TOKEN_AUDIENCE}, {@link EnvironmentVariable#TOKEN_LIFETIME},
+ *       {@link EnvironmentVariable#AUTH_CLOCK_SKEW}.
  * </ul>
  *
  * A malformed setting stops the function at init, naming the variable.
@@ -65,20 +65,21 @@ final class AuthEnvironment {
   TokenIssuer tokenIssuer(Database database, Supplier<SecretsManagerClient> secretsManager) {
     return new TokenIssuer(
         tokenSettings(),
-        new SecretsManagerKeySet(required("PUDDLE_TOKEN_SIGNING_SECRET_ARN"), secretsManager),
+        new SecretsManagerKeySet(
+            required(EnvironmentVariable.TOKEN_SIGNING_SECRET_ARN), secretsManager),
         new SigningKeys(database),
         Clock.systemUTC());
   }
 
   TokenIssuer.Settings tokenSettings() {
     return new TokenIssuer.Settings(
-        get("PUDDLE_TOKEN_ISSUER", TokenIssuer.Settings.DEFAULT_ISSUER),
-        get("PUDDLE_TOKEN_AUDIENCE", TokenIssuer.Settings.DEFAULT_AUDIENCE),
-        duration("PUDDLE_TOKEN_LIFETIME", TokenIssuer.Settings.DEFAULT_LIFETIME));
+        required(EnvironmentVariable.TOKEN_ISSUER),
+        required(EnvironmentVariable.TOKEN_AUDIENCE),
+        duration(EnvironmentVariable.TOKEN_LIFETIME));
   }
 
   Duration clockSkew() {
-    return duration("PUDDLE_AUTH_CLOCK_SKEW", JwtAuthenticator.DEFAULT_CLOCK_SKEW);
+    return duration(EnvironmentVariable.AUTH_CLOCK_SKEW);
   }
 
   private TrustedIssuer ownIssuer(Database database) {
@@ -86,23 +87,25 @@ final class AuthEnvironment {
         tokenSettings().verification(), new MetastoreKeySet(new SigningKeys(database)));
   }
 
-  /** {@code PUDDLE_AUTH_ISSUERS}. */
+  /** {@link EnvironmentVariable#AUTH_ISSUERS}. */
   List<TrustedIssuer> externalIssuers() {
-    String value = env.get("PUDDLE_AUTH_ISSUERS");
-    if (value == null || value.isBlank()) {
+    String value = EnvironmentVariable.AUTH_ISSUERS.in(env).orElse(null);
+    if (value == null) {
       return List.of();
     }
     List<TrustedIssuer> issuers = new ArrayList<>();
     try {
       JsonNode array = JSON.readTree(value);
       if (!array.isArray()) {
-        throw new IllegalStateException("PUDDLE_AUTH_ISSUERS must be a JSON array of issuers");
+        throw new IllegalStateException(
+            EnvironmentVariable.AUTH_ISSUERS.key() + " must be a JSON array of issuers");
       }
       for (JsonNode issuer : array) {
         issuers.add(TrustedIssuer.remote(issuer(issuer)));
       }
     } catch (IOException | IllegalArgumentException e) {
-      throw new IllegalStateException("PUDDLE_AUTH_ISSUERS is malformed: " + e.getMessage());
+      throw new IllegalStateException(
+          EnvironmentVariable.AUTH_ISSUERS.key() + " is malformed: " + e.getMessage());
     }
     return issuers;
   }
@@ -138,32 +141,21 @@ final class AuthEnvironment {
     return value == null || value.isNull() ? null : value.asText();
   }
 
-  private Duration duration(String name, Duration fallback) {
-    String value = env.get(name);
-    if (value == null || value.isBlank()) {
-      return fallback;
-    }
+  private Duration duration(EnvironmentVariable variable) {
+    String value = required(variable);
     try {
-      return Duration.parse(value.trim());
+      return Duration.parse(value);
     } catch (DateTimeParseException e) {
       throw new IllegalStateException(
-          name + " must be an ISO-8601 duration such as PT1H: " + value);
+          variable.key() + " must be an ISO-8601 duration such as PT1H: " + value);
     }
   }
 
-  private boolean present(String name) {
-    String value = env.get(name);
-    return value != null && !value.isBlank();
-  }
-
-  private String get(String name, String fallback) {
-    return present(name) ? env.get(name).trim() : fallback;
-  }
-
-  private String required(String name) {
-    if (!present(name)) {
-      throw new IllegalStateException("Missing environment variable " + name);
-    }
-    return env.get(name).trim();
+  /** The variable's value, trimmed, else its default; stops the function if it has neither. */
+  private String required(EnvironmentVariable variable) {
+    return variable
+        .in(env)
+        .orElseThrow(
+            () -> new IllegalStateException("Missing environment variable " + variable.key()));
   }
 }

@@ -1,8 +1,8 @@
 package dev.puddle.functions;
 
 import com.amazonaws.services.lambda.runtime.Context;
+import dev.puddle.contract.FunctionGroup;
 import dev.puddle.core.api.Deadline;
-import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;

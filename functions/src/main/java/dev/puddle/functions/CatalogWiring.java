@@ -1,6 +1,6 @@
 package dev.puddle.functions;
 
-import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.contract.FunctionGroup;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.PrimingIssuer;
 import dev.puddle.core.auth.TokenEndpoint;

@@ -1,14 +1,15 @@
 package dev.puddle.functions;
 
+import dev.puddle.contract.EnvironmentVariable;
 import dev.puddle.core.metastore.dataapi.DataApiConnections;
 import java.net.URI;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 
 /**
- * Metastore connections over the RDS Data API ({@code PUDDLE_DB_MODE=data-api}), from the
- * environment variables documented in the README: which cluster, secret and database, and
- * optionally another endpoint.
+ * Metastore connections over the RDS Data API ({@link EnvironmentVariable#DB_MODE} {@code
+ * data-api}), from the environment variables: which cluster, secret and database, and optionally
+ * another endpoint.
  */
 final class DataApiEnvironment {
   private DataApiEnvironment() {}
@@ -16,15 +17,15 @@ final class DataApiEnvironment {
   /** Connections calling the Data API with {@code credentials}. */
   static DataApiConnections connections(
       Map<String, String> env, AwsCredentialsProvider credentials) {
-    String clusterArn = required(env, "PUDDLE_DB_CLUSTER_ARN");
-    String endpoint = env.get("PUDDLE_DB_DATA_API_ENDPOINT");
+    String clusterArn = required(env, EnvironmentVariable.DB_CLUSTER_ARN);
+    String endpoint = EnvironmentVariable.DB_DATA_API_ENDPOINT.in(env).orElse(null);
     return new DataApiConnections(
         DataApiConnections.client(
-            region(clusterArn, env),
-            endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint.trim()),
-            credentials),
+            region(clusterArn, env), endpoint == null ? null : URI.create(endpoint), credentials),
         new DataApiConnections.Target(
-            clusterArn, required(env, "PUDDLE_DB_SECRET_ARN"), env.get("PUDDLE_DB_NAME")),
+            clusterArn,
+            required(env, EnvironmentVariable.DB_SECRET_ARN),
+            env.get(EnvironmentVariable.DB_NAME.key())),
         DataApiConnections.Resume.DEFAULT);
   }
 
@@ -34,14 +35,13 @@ final class DataApiEnvironment {
     if (parts.length > 3 && !parts[3].isBlank()) {
       return parts[3];
     }
-    return env.getOrDefault("AWS_REGION", "us-east-1");
+    return EnvironmentVariable.REGION.in(env).orElseThrow();
   }
 
-  private static String required(Map<String, String> env, String name) {
-    String value = env.get(name);
-    if (value == null || value.isBlank()) {
-      throw new IllegalStateException("Missing environment variable " + name);
-    }
-    return value.trim();
+  private static String required(Map<String, String> env, EnvironmentVariable variable) {
+    return variable
+        .in(env)
+        .orElseThrow(
+            () -> new IllegalStateException("Missing environment variable " + variable.key()));
   }
 }

@@ -1,6 +1,7 @@
 package dev.puddle.functions;
 
-import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.contract.EnvironmentVariable;
+import dev.puddle.contract.FunctionGroup;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
 import dev.puddle.core.metastore.IamAuthCredentials;
@@ -12,9 +13,11 @@ import dev.puddle.core.vending.StsCredentialVendor;
 import java.net.URI;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -26,8 +29,8 @@ import software.amazon.awssdk.services.sts.StsClientBuilder;
 
 /**
  * Reads the settings of an execution environment from its environment variables, once. Every
- * variable is documented in the README's configuration table; a missing or malformed one stops the
- * function at init, with its name in the message, rather than failing requests later.
+ * variable, its default and its meaning is an {@link EnvironmentVariable}; a missing or malformed
+ * one stops the function at init, with its name in the message, rather than failing requests later.
  */
 final class Environment {
   private final Map<String, String> env;
@@ -36,48 +39,53 @@ final class Environment {
     this.env = env;
   }
 
-  /** {@code PUDDLE_FUNCTION_GROUP}: which routes this function serves. */
+  /** {@link EnvironmentVariable#FUNCTION_GROUP}: which routes this function serves. */
   FunctionGroup group() {
-    String value = required("PUDDLE_FUNCTION_GROUP");
+    String value = required(EnvironmentVariable.FUNCTION_GROUP);
     try {
-      return FunctionGroup.valueOf(value.trim().toUpperCase(Locale.ROOT));
+      return FunctionGroup.valueOf(value.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException(
-          "PUDDLE_FUNCTION_GROUP must be one of read, write, token, admin, purge, migrate: "
+          EnvironmentVariable.FUNCTION_GROUP.key()
+              + " must be one of "
+              + Arrays.stream(FunctionGroup.values())
+                  .map(group -> group.name().toLowerCase(Locale.ROOT))
+                  .collect(Collectors.joining(", "))
+              + ": "
               + value);
     }
   }
 
   String realm() {
-    return get("PUDDLE_REALM", "default");
+    return value(EnvironmentVariable.REALM);
   }
 
   String defaultWarehouse() {
-    return get("PUDDLE_DEFAULT_WAREHOUSE", "default");
+    return value(EnvironmentVariable.DEFAULT_WAREHOUSE);
   }
 
   /**
-   * {@code PUDDLE_DEFAULT_WAREHOUSE_LOCATION}: where the migration function creates the default
-   * warehouse if it does not exist; null leaves warehouses alone.
+   * {@link EnvironmentVariable#DEFAULT_WAREHOUSE_LOCATION}: where the migration function creates
+   * the default warehouse if it does not exist; null leaves warehouses alone.
    */
   String defaultWarehouseLocation() {
-    String value = env.get("PUDDLE_DEFAULT_WAREHOUSE_LOCATION");
-    return value == null || value.isBlank() ? null : value.trim();
+    return value(EnvironmentVariable.DEFAULT_WAREHOUSE_LOCATION);
   }
 
   String region() {
-    return get("AWS_REGION", "us-east-1");
+    return value(EnvironmentVariable.REGION);
   }
 
-  /** How metastore connections are made: {@code PUDDLE_DB_MODE}. */
+  /** How metastore connections are made: {@link EnvironmentVariable#DB_MODE}. */
   Database.ConnectionFactory connections(DatabaseCredentials credentials) {
-    String mode = get("PUDDLE_DB_MODE", "jdbc");
+    String mode = value(EnvironmentVariable.DB_MODE);
     return switch (mode) {
-      case "jdbc" -> PostgresConnections.factory(required("PUDDLE_DB_URL"), credentials);
+      case "jdbc" -> PostgresConnections.factory(required(EnvironmentVariable.DB_URL), credentials);
       case "data-api" ->
           DataApiEnvironment.connections(env, DefaultCredentialsProvider.builder().build());
       default ->
-          throw new IllegalStateException("PUDDLE_DB_MODE must be jdbc or data-api, not " + mode);
+          throw new IllegalStateException(
+              EnvironmentVariable.DB_MODE.key() + " must be jdbc or data-api, not " + mode);
     };
   }
 
@@ -88,92 +96,93 @@ final class Environment {
 
   /** Connections kept per execution environment: one, as Lambda serves one request at a time. */
   int maxConnections() {
-    return intValue("PUDDLE_DB_MAX_CONNECTIONS", 1);
+    return intValue(EnvironmentVariable.DB_MAX_CONNECTIONS);
   }
 
-  /** Where the database login comes from: {@code PUDDLE_DB_AUTH}. */
+  /** Where the database login comes from: {@link EnvironmentVariable#DB_AUTH}. */
   DatabaseCredentials credentials() {
-    String auth = get("PUDDLE_DB_AUTH", "password");
+    String auth = value(EnvironmentVariable.DB_AUTH);
     return switch (auth) {
       case "password" ->
-          DatabaseCredentials.fixed(env.get("PUDDLE_DB_USER"), env.get("PUDDLE_DB_PASSWORD"));
+          DatabaseCredentials.fixed(
+              env.get(EnvironmentVariable.DB_USER.key()),
+              env.get(EnvironmentVariable.DB_PASSWORD.key()));
       case "secret" ->
-          new SecretsManagerCredentials(required("PUDDLE_DB_SECRET_ARN"), secretsManager());
+          new SecretsManagerCredentials(
+              required(EnvironmentVariable.DB_SECRET_ARN), secretsManager());
       case "iam" -> {
-        URI uri = URI.create(required("PUDDLE_DB_URL").substring("jdbc:".length()));
+        URI uri = URI.create(required(EnvironmentVariable.DB_URL).substring("jdbc:".length()));
         yield new IamAuthCredentials(
             uri.getHost(),
             uri.getPort() < 0 ? 5432 : uri.getPort(),
-            required("PUDDLE_DB_USER"),
+            required(EnvironmentVariable.DB_USER),
             region(),
             () -> DefaultCredentialsProvider.builder().build());
       }
       default ->
           throw new IllegalStateException(
-              "PUDDLE_DB_AUTH must be password, secret or iam, not " + auth);
+              EnvironmentVariable.DB_AUTH.key() + " must be password, secret or iam, not " + auth);
     };
   }
 
   /**
-   * {@code PUDDLE_ROOT_CREDENTIAL_SECRET_ARN}: the secret holding the realm's root credential,
-   * which the migration function gives root; null leaves root's credential alone.
+   * {@link EnvironmentVariable#ROOT_CREDENTIAL_SECRET_ARN}: the secret holding the realm's root
+   * credential, which the migration function gives root; null leaves root's credential alone.
    */
   String rootCredentialSecretArn() {
-    String value = env.get("PUDDLE_ROOT_CREDENTIAL_SECRET_ARN");
-    return value == null || value.isBlank() ? null : value.trim();
+    return value(EnvironmentVariable.ROOT_CREDENTIAL_SECRET_ARN);
   }
 
   /**
    * Builds Secrets Manager clients of the function's region, on the url-connection client; at
-   * {@code PUDDLE_SECRETS_MANAGER_ENDPOINT} if set.
+   * {@link EnvironmentVariable#SECRETS_MANAGER_ENDPOINT} if set.
    */
   Supplier<SecretsManagerClient> secretsManager() {
     Region region = Region.of(region());
-    String endpoint = env.get("PUDDLE_SECRETS_MANAGER_ENDPOINT");
+    String endpoint = value(EnvironmentVariable.SECRETS_MANAGER_ENDPOINT);
     return () -> {
       SecretsManagerClientBuilder builder =
           SecretsManagerClient.builder()
               .region(region)
               .httpClient(UrlConnectionHttpClient.create())
               .credentialsProvider(DefaultCredentialsProvider.builder().build());
-      if (endpoint != null && !endpoint.isBlank()) {
-        builder.endpointOverride(URI.create(endpoint.trim()));
+      if (endpoint != null) {
+        builder.endpointOverride(URI.create(endpoint));
       }
       return builder.build();
     };
   }
 
   Storage storage() {
-    String endpoint = env.get("PUDDLE_S3_ENDPOINT");
-    if (endpoint == null || endpoint.isBlank()) {
+    String endpoint = value(EnvironmentVariable.S3_ENDPOINT);
+    if (endpoint == null) {
       return Storage.aws(region());
     }
     return Storage.s3Compatible(
         endpoint,
         region(),
-        required("PUDDLE_S3_ACCESS_KEY_ID"),
-        required("PUDDLE_S3_SECRET_ACCESS_KEY"));
+        required(EnvironmentVariable.S3_ACCESS_KEY_ID),
+        required(EnvironmentVariable.S3_SECRET_ACCESS_KEY));
   }
 
   /**
    * Credential vending with STS {@code AssumeRole}: on the role a warehouse names in {@value
-   * StsCredentialVendor#ROLE_PROPERTY}, else {@code PUDDLE_VENDING_ROLE_ARN}; sessions of {@code
-   * PUDDLE_VENDING_SESSION_SECONDS}; STS at {@code PUDDLE_VENDING_STS_ENDPOINT} if set, called
-   * with the function's credentials from {@code functionCredentials} (asked again after {@link
-   * CredentialVendor#forget()}).
+   * StsCredentialVendor#ROLE_PROPERTY}, else {@link EnvironmentVariable#VENDING_ROLE_ARN}; sessions
+   * of {@link EnvironmentVariable#VENDING_SESSION_SECONDS}; STS at {@link
+   * EnvironmentVariable#VENDING_STS_ENDPOINT} if set, called with the function's credentials from
+   * {@code functionCredentials} (asked again after {@link CredentialVendor#forget()}).
    */
   CredentialVendor credentialVendor(Supplier<AwsCredentialsProvider> functionCredentials) {
-    String role = env.get("PUDDLE_VENDING_ROLE_ARN");
-    int seconds =
-        intValue(
-            "PUDDLE_VENDING_SESSION_SECONDS",
-            (int) StsCredentialVendor.DEFAULT_SESSION_DURATION.toSeconds());
+    String role = value(EnvironmentVariable.VENDING_ROLE_ARN);
+    int seconds = intValue(EnvironmentVariable.VENDING_SESSION_SECONDS);
     // STS's bounds for AssumeRole; the role's maximum session duration may be lower
     if (seconds < 900 || seconds > 43_200) {
       throw new IllegalStateException(
-          "PUDDLE_VENDING_SESSION_SECONDS must be between 900 and 43200: " + seconds);
+          EnvironmentVariable.VENDING_SESSION_SECONDS.key()
+              + " must be between 900 and 43200: "
+              + seconds);
     }
-    String endpoint = env.get("PUDDLE_VENDING_STS_ENDPOINT");
+    String endpoint = value(EnvironmentVariable.VENDING_STS_ENDPOINT);
     Region region = Region.of(region());
     return new StsCredentialVendor(
         () -> {
@@ -182,29 +191,32 @@ final class Environment {
                   .region(region)
                   .httpClient(UrlConnectionHttpClient.create())
                   .credentialsProvider(functionCredentials.get());
-          if (endpoint != null && !endpoint.isBlank()) {
-            builder.endpointOverride(URI.create(endpoint.trim()));
+          if (endpoint != null) {
+            builder.endpointOverride(URI.create(endpoint));
           }
           return builder.build();
         },
-        role == null || role.isBlank() ? null : role.trim(),
+        role,
         Duration.ofSeconds(seconds),
         region());
   }
 
   /** How long API Gateway waits for the function: the cap of every request's deadline. */
   Duration requestTimeout() {
-    return Duration.ofMillis(intValue("PUDDLE_REQUEST_TIMEOUT_MS", 30_000));
+    return Duration.ofMillis(intValue(EnvironmentVariable.REQUEST_TIMEOUT_MS));
   }
 
   /** Time kept back from the deadline to roll back and answer. */
   Duration deadlineMargin() {
-    return Duration.ofMillis(intValue("PUDDLE_DEADLINE_MARGIN_MS", 2_000));
+    return Duration.ofMillis(intValue(EnvironmentVariable.DEADLINE_MARGIN_MS));
   }
 
-  /** {@code PUDDLE_IDEMPOTENCY_KEY_LIFETIME}: ISO-8601, e.g. PT30M; {@code off} disables keys. */
+  /**
+   * {@link EnvironmentVariable#IDEMPOTENCY_KEY_LIFETIME}: ISO-8601, e.g. PT30M; {@code off}
+   * disables keys.
+   */
   Duration idempotencyKeyLifetime() {
-    String value = get("PUDDLE_IDEMPOTENCY_KEY_LIFETIME", "PT30M");
+    String value = value(EnvironmentVariable.IDEMPOTENCY_KEY_LIFETIME);
     if (value.equalsIgnoreCase("off")) {
       return null;
     }
@@ -212,41 +224,40 @@ final class Environment {
       return Duration.parse(value);
     } catch (DateTimeParseException e) {
       throw new IllegalStateException(
-          "PUDDLE_IDEMPOTENCY_KEY_LIFETIME must be an ISO-8601 duration such as PT30M: " + value);
+          EnvironmentVariable.IDEMPOTENCY_KEY_LIFETIME.key()
+              + " must be an ISO-8601 duration such as PT30M: "
+              + value);
     }
   }
 
   /** Responses at least this large are gzipped for clients that accept it. */
   int gzipMinBytes() {
-    return intValue("PUDDLE_GZIP_MIN_BYTES", ResponseEncoding.DEFAULT_MIN_BYTES);
+    return intValue(EnvironmentVariable.GZIP_MIN_BYTES);
   }
 
   String metricsNamespace() {
-    return get("PUDDLE_METRICS_NAMESPACE", "Puddle");
+    return value(EnvironmentVariable.METRICS_NAMESPACE);
   }
 
-  private String get(String name, String fallback) {
-    String value = env.get(name);
-    return value == null || value.isBlank() ? fallback : value.trim();
+  /** The variable's value, trimmed, else its default; null if it has neither. */
+  private String value(EnvironmentVariable variable) {
+    return variable.in(env).orElse(null);
   }
 
-  private int intValue(String name, int fallback) {
-    String value = env.get(name);
-    if (value == null || value.isBlank()) {
-      return fallback;
-    }
+  int intValue(EnvironmentVariable variable) {
+    String value = required(variable);
     try {
-      return Integer.parseInt(value.trim());
+      return Integer.parseInt(value);
     } catch (NumberFormatException e) {
-      throw new IllegalStateException(name + " must be a number: " + value);
+      throw new IllegalStateException(variable.key() + " must be a number: " + value);
     }
   }
 
-  String required(String name) {
-    String value = env.get(name);
-    if (value == null || value.isBlank()) {
-      throw new IllegalStateException("Missing environment variable " + name);
-    }
-    return value;
+  /** The variable's value, trimmed, else its default; stops the function if it has neither. */
+  String required(EnvironmentVariable variable) {
+    return variable
+        .in(env)
+        .orElseThrow(
+            () -> new IllegalStateException("Missing environment variable " + variable.key()));
   }
 }

@@ -1,9 +1,9 @@
 package dev.puddle.functions;
 
+import dev.puddle.contract.Route;
+import dev.puddle.contract.RouteMatch;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
-import dev.puddle.core.api.Route;
-import dev.puddle.core.api.RouteMatch;
 import dev.puddle.core.rest.ErrorMapper;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

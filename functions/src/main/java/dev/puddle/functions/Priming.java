@@ -2,8 +2,8 @@ package dev.puddle.functions;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.puddle.core.api.FunctionGroup;
-import dev.puddle.core.api.Route;
+import dev.puddle.contract.FunctionGroup;
+import dev.puddle.contract.Route;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.PrimingIssuer;
 import dev.puddle.core.rest.PayloadPriming;

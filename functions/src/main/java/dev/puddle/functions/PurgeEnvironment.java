@@ -1,5 +1,6 @@
 package dev.puddle.functions;
 
+import dev.puddle.contract.EnvironmentVariable;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.Warehouses;
@@ -15,7 +16,7 @@ import java.util.Map;
 
 /**
  * Wires the purge queue, the purge function and the sweep from environment variables, once per
- * execution environment. Every setting is documented in the README.
+ * execution environment. Every setting is an {@link EnvironmentVariable}.
  */
 final class PurgeEnvironment {
   private static final int SWEEP_LIMIT = 1000;
@@ -24,8 +25,7 @@ final class PurgeEnvironment {
 
   /** The purge queue drops send their jobs to; null when none is configured. */
   static PurgeQueue queueOrNull(Map<String, String> env) {
-    String url = env.get("PUDDLE_PURGE_QUEUE_URL");
-    return url == null || url.isBlank() ? null : queue(env);
+    return EnvironmentVariable.PURGE_QUEUE_URL.in(env).isEmpty() ? null : queue(env);
   }
 
   static PurgeProcessor processor(Map<String, String> env) {
@@ -38,24 +38,24 @@ final class PurgeEnvironment {
         jobs,
         new PurgeWorker(jobs, new Warehouses(database), storage.io(), s3),
         queue(env),
-        Integer.parseInt(env.getOrDefault("PUDDLE_PURGE_MAX_RECEIVES", "5")));
+        environment.intValue(EnvironmentVariable.PURGE_MAX_RECEIVES));
   }
 
   static PurgeSweep sweep(Map<String, String> env) {
+    Environment environment = new Environment(env);
     return new PurgeSweep(
-        new PurgeJobs(new Environment(env).database()),
+        new PurgeJobs(environment.database()),
         queue(env),
         new PurgeSweep.Settings(
-            Duration.ofSeconds(
-                Long.parseLong(env.getOrDefault("PUDDLE_PURGE_SWEEP_GRACE_SECONDS", "300"))),
-            Duration.ofMinutes(
-                Long.parseLong(env.getOrDefault("PUDDLE_PURGE_SWEEP_STALE_MINUTES", "60"))),
+            Duration.ofSeconds(environment.intValue(EnvironmentVariable.PURGE_SWEEP_GRACE_SECONDS)),
+            Duration.ofMinutes(environment.intValue(EnvironmentVariable.PURGE_SWEEP_STALE_MINUTES)),
             SWEEP_LIMIT));
   }
 
   private static PurgeQueue queue(Map<String, String> env) {
+    Environment environment = new Environment(env);
     return new SqsPurgeQueue(
-        SqsPurgeQueue.awsClient(env.getOrDefault("AWS_REGION", "us-east-1")),
-        new Environment(env).required("PUDDLE_PURGE_QUEUE_URL"));
+        SqsPurgeQueue.awsClient(environment.region()),
+        environment.required(EnvironmentVariable.PURGE_QUEUE_URL));
   }
 }

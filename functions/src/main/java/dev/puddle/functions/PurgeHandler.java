@@ -4,7 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.puddle.core.purge.Deadline;
+import dev.puddle.core.api.Deadline;
 import dev.puddle.core.purge.PurgeProcessor;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,11 +40,11 @@ public final class PurgeHandler implements RequestStreamHandler {
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {
     SqsEvent event = JSON.readValue(input, SqsEvent.class);
-    Deadline deadline = Deadline.after(Duration.ofMillis(context.getRemainingTimeInMillis()));
+    Deadline deadline = Deadline.in(Duration.ofMillis(context.getRemainingTimeInMillis()));
     JSON.writeValue(output, handle(event, deadline));
   }
 
-  /** Processes one batch within the deadline. */
+  /** Processes one batch by the deadline, the end of the invocation. */
   public SqsBatchResponse handle(SqsEvent event, Deadline deadline) {
     List<PurgeProcessor.Delivery> batch =
         event.records() == null

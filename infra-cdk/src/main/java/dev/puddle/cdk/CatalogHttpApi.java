@@ -1,6 +1,7 @@
 package dev.puddle.cdk;
 
-import dev.puddle.core.api.Route;
+import dev.puddle.contract.FunctionGroup;
+import dev.puddle.contract.Route;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,12 +33,8 @@ import software.constructs.Construct;
  */
 final class CatalogHttpApi extends Construct {
   /** The route table groups served by the HTTP API. */
-  static final Set<dev.puddle.core.api.FunctionGroup> HTTP_GROUPS =
-      EnumSet.of(
-          dev.puddle.core.api.FunctionGroup.READ,
-          dev.puddle.core.api.FunctionGroup.WRITE,
-          dev.puddle.core.api.FunctionGroup.TOKEN,
-          dev.puddle.core.api.FunctionGroup.ADMIN);
+  static final Set<FunctionGroup> HTTP_GROUPS =
+      EnumSet.of(FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN);
 
   /**
    * What an access log line holds: who called what and how it went, never a header (so never the

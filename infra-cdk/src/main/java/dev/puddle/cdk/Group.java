@@ -1,13 +1,15 @@
 package dev.puddle.cdk;
 
-import dev.puddle.core.api.FunctionGroup;
+import dev.puddle.contract.FunctionGroup;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The functions the stack deploys, all from the one artifact: the four that serve the HTTP API (one
- * per {@link FunctionGroup} of the route table, SnapStart behind an alias), and the purge group's
- * queue consumer and sweep, and the migration function.
+ * per {@link FunctionGroup} of the route table, SnapStart behind an alias), the purge queue's
+ * consumer and the sweep (each the only function of its handler, so told no group), and the
+ * migration function.
  */
 public enum Group {
   READ(FunctionGroup.READ, "dev.puddle.functions.CatalogHandler", 1024, Duration.ofSeconds(30)),
@@ -15,8 +17,8 @@ public enum Group {
   TOKEN(FunctionGroup.TOKEN, "dev.puddle.functions.CatalogHandler", 512, Duration.ofSeconds(30)),
   ADMIN(FunctionGroup.ADMIN, "dev.puddle.functions.CatalogHandler", 512, Duration.ofSeconds(30)),
   /** Long enough for many DeleteObjects pages; the handler stops starting work at 4/5 of it. */
-  PURGE(FunctionGroup.PURGE, "dev.puddle.functions.PurgeHandler", 1024, Duration.ofMinutes(5)),
-  SWEEP(FunctionGroup.PURGE, "dev.puddle.functions.PurgeSweepHandler", 512, Duration.ofMinutes(1)),
+  PURGE(null, "dev.puddle.functions.PurgeHandler", 1024, Duration.ofMinutes(5)),
+  SWEEP(null, "dev.puddle.functions.PurgeSweepHandler", 512, Duration.ofMinutes(1)),
   /** A paused lean cluster takes up to a few seconds to resume; migrations may take longer. */
   MIGRATE(
       FunctionGroup.MIGRATE, "dev.puddle.functions.MigrationHandler", 512, Duration.ofMinutes(5));
@@ -33,9 +35,13 @@ public enum Group {
     this.timeout = timeout;
   }
 
-  /** The value of {@code PUDDLE_FUNCTION_GROUP}. */
-  public FunctionGroup functionGroup() {
-    return functionGroup;
+  /**
+   * The value of {@link dev.puddle.contract.EnvironmentVariable#FUNCTION_GROUP}: which routes a
+   * catalog function serves, or that the migration function migrates. Empty for the purge function
+   * and the sweep, whose handlers serve nothing else.
+   */
+  public Optional<FunctionGroup> functionGroup() {
+    return Optional.ofNullable(functionGroup);
   }
 
   public String handler() {
@@ -67,7 +73,6 @@ public enum Group {
       case WRITE -> WRITE;
       case TOKEN -> TOKEN;
       case ADMIN -> ADMIN;
-      case PURGE -> PURGE;
       case MIGRATE -> MIGRATE;
     };
   }

@@ -1,5 +1,6 @@
 package dev.puddle.cdk;
 
+import dev.puddle.contract.EnvironmentVariable;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
@@ -116,31 +117,31 @@ final class Metastore extends Construct {
   }
 
   /** What points a function at the metastore. */
-  Map<String, String> environment() {
+  Map<EnvironmentVariable, String> environment() {
     if (proxy == null) {
       return Map.of(
-          EnvVars.DB_MODE,
+          EnvironmentVariable.DB_MODE,
           "data-api",
-          EnvVars.DB_CLUSTER_ARN,
+          EnvironmentVariable.DB_CLUSTER_ARN,
           cluster.getClusterArn(),
-          EnvVars.DB_SECRET_ARN,
+          EnvironmentVariable.DB_SECRET_ARN,
           cluster.getSecret().getSecretArn(),
-          EnvVars.DB_NAME,
+          EnvironmentVariable.DB_NAME,
           DATABASE);
     }
     // verify-full against the JVM's trust store: the proxy's certificate comes from ACM
     return Map.of(
-        EnvVars.DB_MODE,
+        EnvironmentVariable.DB_MODE,
         "jdbc",
-        EnvVars.DB_URL,
+        EnvironmentVariable.DB_URL,
         "jdbc:postgresql://"
             + proxy.getEndpoint()
             + ":5432/"
             + DATABASE
             + "?sslmode=verify-full&sslfactory=org.postgresql.ssl.DefaultJavaSSLFactory",
-        EnvVars.DB_AUTH,
+        EnvironmentVariable.DB_AUTH,
         "iam",
-        EnvVars.DB_USER,
+        EnvironmentVariable.DB_USER,
         USER);
   }
 

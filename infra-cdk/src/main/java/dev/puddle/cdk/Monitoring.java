@@ -1,7 +1,7 @@
 package dev.puddle.cdk;
 
-import dev.puddle.core.api.FunctionGroup;
-import dev.puddle.core.api.Route;
+import dev.puddle.contract.FunctionGroup;
+import dev.puddle.contract.Route;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

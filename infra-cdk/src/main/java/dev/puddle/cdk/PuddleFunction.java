@@ -1,5 +1,6 @@
 package dev.puddle.cdk;
 
+import dev.puddle.contract.EnvironmentVariable;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -39,7 +40,7 @@ final class PuddleFunction extends Construct {
       Settings settings,
       Code code,
       Network network,
-      Map<String, String> environment) {
+      Map<EnvironmentVariable, String> environment) {
     super(scope, Character.toUpperCase(group.id().charAt(0)) + group.id().substring(1));
     this.group = group;
     role =
@@ -53,8 +54,13 @@ final class PuddleFunction extends Construct {
             .build();
     logs.grantWrite(role);
 
-    Map<String, String> variables = new HashMap<>(environment);
-    variables.put(EnvVars.FUNCTION_GROUP, group.functionGroup().name().toLowerCase(Locale.ROOT));
+    Map<String, String> variables = new HashMap<>();
+    environment.forEach((variable, value) -> variables.put(variable.key(), value));
+    // the purge and sweep handlers serve one thing each, and are told no group
+    group
+        .functionGroup()
+        .map(served -> served.name().toLowerCase(Locale.ROOT))
+        .ifPresent(value -> variables.put(EnvironmentVariable.FUNCTION_GROUP.key(), value));
     Function.Builder builder =
         Function.Builder.create(this, "Function")
             .description("Puddle " + group.id() + ": " + group.handler())

@@ -1,7 +1,7 @@
 package dev.puddle.cdk;
 
+import dev.puddle.contract.EnvironmentVariable;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.CfnOutput;
@@ -82,36 +82,43 @@ public final class PuddleStack extends Stack {
     // one asset, uploaded once, for every function
     Code code = Code.fromAsset(settings.functionsJar().toString());
 
-    Map<String, String> common = new HashMap<>(metastore.environment());
-    common.put(EnvVars.REALM, settings.realm());
-    common.put(EnvVars.DEFAULT_WAREHOUSE, settings.defaultWarehouse());
-    common.put(EnvVars.METRICS_NAMESPACE, settings.metricsNamespace());
+    Map<EnvironmentVariable, String> common = new EnumMap<>(metastore.environment());
+    common.put(EnvironmentVariable.REALM, settings.realm());
+    common.put(EnvironmentVariable.DEFAULT_WAREHOUSE, settings.defaultWarehouse());
+    common.put(EnvironmentVariable.METRICS_NAMESPACE, settings.metricsNamespace());
 
-    Map<String, String> http = new HashMap<>(common);
-    http.put(EnvVars.TOKEN_ISSUER, api.url());
+    Map<EnvironmentVariable, String> http = new EnumMap<>(common);
+    http.put(EnvironmentVariable.TOKEN_ISSUER, api.url());
     if (settings.externalIdp() != null) {
-      http.put(EnvVars.AUTH_ISSUERS, settings.externalIdp().authIssuers(settings.realm()));
+      http.put(
+          EnvironmentVariable.AUTH_ISSUERS, settings.externalIdp().authIssuers(settings.realm()));
     }
 
     for (Group group : Group.values()) {
-      Map<String, String> environment = new HashMap<>(group.servesApi() ? http : common);
+      Map<EnvironmentVariable, String> environment =
+          new EnumMap<>(group.servesApi() ? http : common);
       switch (group) {
-        case WRITE -> environment.put(EnvVars.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
-        case TOKEN -> environment.put(EnvVars.TOKEN_SIGNING_SECRET_ARN, signingKey.getSecretArn());
+        case WRITE ->
+            environment.put(EnvironmentVariable.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
+        case TOKEN ->
+            environment.put(
+                EnvironmentVariable.TOKEN_SIGNING_SECRET_ARN, signingKey.getSecretArn());
         case PURGE -> {
-          environment.put(EnvVars.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
+          environment.put(EnvironmentVariable.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
           environment.put(
-              EnvVars.PURGE_MAX_RECEIVES, Integer.toString(settings.purgeMaxReceives()));
+              EnvironmentVariable.PURGE_MAX_RECEIVES,
+              Integer.toString(settings.purgeMaxReceives()));
         }
         case SWEEP -> {
-          environment.put(EnvVars.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
+          environment.put(EnvironmentVariable.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
           environment.put(
-              EnvVars.PURGE_SWEEP_STALE_MINUTES,
+              EnvironmentVariable.PURGE_SWEEP_STALE_MINUTES,
               Long.toString(PurgeQueues.sweepStaleMinutes(settings)));
         }
         case MIGRATE -> {
-          environment.put(EnvVars.WAREHOUSE_LOCATION, warehouse.location());
-          environment.put(EnvVars.ROOT_CREDENTIAL_SECRET_ARN, rootCredential.getSecretArn());
+          environment.put(EnvironmentVariable.DEFAULT_WAREHOUSE_LOCATION, warehouse.location());
+          environment.put(
+              EnvironmentVariable.ROOT_CREDENTIAL_SECRET_ARN, rootCredential.getSecretArn());
         }
         default -> {}
       }
@@ -126,7 +133,7 @@ public final class PuddleStack extends Stack {
       functions
           .get(group)
           .function()
-          .addEnvironment(EnvVars.VENDING_ROLE_ARN, vending.getRoleArn());
+          .addEnvironment(EnvironmentVariable.VENDING_ROLE_ARN.key(), vending.getRoleArn());
       role(group)
           .addToPrincipalPolicy(
               PolicyStatement.Builder.create()

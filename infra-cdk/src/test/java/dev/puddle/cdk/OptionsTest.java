@@ -3,10 +3,12 @@ package dev.puddle.cdk;
 import static dev.puddle.cdk.Synthesized.list;
 import static dev.puddle.cdk.Synthesized.map;
 import static dev.puddle.cdk.Synthesized.text;
+import static dev.puddle.contract.EnvironmentVariable.AUTH_ISSUERS;
+import static dev.puddle.contract.EnvironmentVariable.DEFAULT_WAREHOUSE_LOCATION;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.puddle.core.api.Route;
+import dev.puddle.contract.Route;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,7 +68,7 @@ class OptionsTest {
   @Test
   void theCatalogFunctionsTrustTheSameIssuerBoundToTheStacksRealm() throws Exception {
     for (Group group : Group.values()) {
-      Object issuers = s.environment(s.function(group)).get(EnvVars.AUTH_ISSUERS);
+      Object issuers = s.environment(s.function(group)).get(AUTH_ISSUERS.key());
       if (!group.servesApi()) {
         assertThat(issuers).as(group.id()).isNull();
         continue;
@@ -106,7 +108,7 @@ class OptionsTest {
     assertThat(text(s.allowing(s.role(Group.PURGE), "s3:DeleteObject").get(0).get("Resource")))
         .contains(":s3:::existing-warehouse/*");
     assertThat(s.environment(s.function(Group.MIGRATE)))
-        .containsEntry(EnvVars.WAREHOUSE_LOCATION, "s3://existing-warehouse");
+        .containsEntry(DEFAULT_WAREHOUSE_LOCATION.key(), "s3://existing-warehouse");
   }
 
   @Test

@@ -6,21 +6,30 @@ import static dev.puddle.cdk.Synthesized.map;
 import static dev.puddle.cdk.Synthesized.ref;
 import static dev.puddle.cdk.Synthesized.strings;
 import static dev.puddle.cdk.Synthesized.text;
+import static dev.puddle.contract.EnvironmentVariable.AUTH_ISSUERS;
+import static dev.puddle.contract.EnvironmentVariable.DB_AUTH;
+import static dev.puddle.contract.EnvironmentVariable.DB_MODE;
+import static dev.puddle.contract.EnvironmentVariable.DB_URL;
+import static dev.puddle.contract.EnvironmentVariable.DB_USER;
+import static dev.puddle.contract.EnvironmentVariable.DEFAULT_WAREHOUSE_LOCATION;
+import static dev.puddle.contract.EnvironmentVariable.FUNCTION_GROUP;
+import static dev.puddle.contract.EnvironmentVariable.PURGE_MAX_RECEIVES;
+import static dev.puddle.contract.EnvironmentVariable.ROOT_CREDENTIAL_SECRET_ARN;
+import static dev.puddle.contract.EnvironmentVariable.TOKEN_ISSUER;
+import static dev.puddle.contract.EnvironmentVariable.TOKEN_SIGNING_SECRET_ARN;
+import static dev.puddle.contract.EnvironmentVariable.VENDING_ROLE_ARN;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.puddle.core.api.FunctionGroup;
-import dev.puddle.core.api.Route;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.puddle.contract.FunctionGroup;
+import dev.puddle.contract.Route;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,10 +42,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * of a deployment. Each profile is synthesized once for the whole class.
  */
 class PuddleStackTest {
-  private static final Path FUNCTIONS_SOURCES =
-      Path.of("../functions/src/main/java/dev/puddle/functions");
-  private static final Pattern QUOTED_NAME = Pattern.compile("\"(PUDDLE_[A-Z_]+)\"");
-
   private static Synthesized lean;
   private static Synthesized standard;
 
@@ -181,7 +186,7 @@ class PuddleStackTest {
               .anyMatch(st -> secret.equals(ref(st.get("Resource"))));
       assertThat(reads).as("%s reads the signing key", group).isEqualTo(group == Group.TOKEN);
     }
-    assertThat(s.environment(s.function(Group.TOKEN)).get(EnvVars.TOKEN_SIGNING_SECRET_ARN))
+    assertThat(s.environment(s.function(Group.TOKEN)).get(TOKEN_SIGNING_SECRET_ARN.key()))
         .isEqualTo(Map.of("Ref", secret));
   }
 
@@ -244,7 +249,7 @@ class PuddleStackTest {
               .filter(st -> "Allow".equals(st.get("Effect")))
               .anyMatch(st -> text(st.get("Resource")).contains(secret));
       assertThat(reads).as("%s reads root's credential", group).isEqualTo(group == Group.MIGRATE);
-      assertThat(s.environment(s.function(group)).get(EnvVars.ROOT_CREDENTIAL_SECRET_ARN))
+      assertThat(s.environment(s.function(group)).get(ROOT_CREDENTIAL_SECRET_ARN.key()))
           .as("%s is told where root's credential is", group)
           .isEqualTo(group == Group.MIGRATE ? Map.of("Ref", secret) : null);
     }
@@ -263,15 +268,15 @@ class PuddleStackTest {
   @ParameterizedTest
   @MethodSource("profiles")
   void everyCatalogFunctionTrustsTheIssuerTheTokenFunctionIssuesWith(Synthesized s) {
-    Object issuer = s.environment(s.function(Group.TOKEN)).get(EnvVars.TOKEN_ISSUER);
+    Object issuer = s.environment(s.function(Group.TOKEN)).get(TOKEN_ISSUER.key());
     String api = s.resources("AWS::ApiGatewayV2::Api").keySet().iterator().next();
     assertThat(text(issuer)).as("the API's URL").contains(api);
     for (Group group : Group.values()) {
       Map<String, Object> environment = s.environment(s.function(group));
-      assertThat(environment.get(EnvVars.TOKEN_ISSUER))
+      assertThat(environment.get(TOKEN_ISSUER.key()))
           .as(group.id())
           .isEqualTo(group.servesApi() ? issuer : null);
-      assertThat(environment).doesNotContainKey(EnvVars.AUTH_ISSUERS);
+      assertThat(environment).doesNotContainKey(AUTH_ISSUERS.key());
     }
   }
 
@@ -301,27 +306,35 @@ class PuddleStackTest {
   }
 
   /**
-   * The stack and the functions agree on names: each variable the stack sets is one the
-   * functions' environment classes read.
+   * Only the handlers that read {@code PUDDLE_FUNCTION_GROUP} are told one: the catalog functions,
+   * which serve the routes of their group, and the migration function, which checks it; the purge
+   * function and the sweep, whose handlers never read it, carry none.
    */
   @ParameterizedTest
   @MethodSource("profiles")
-  void everyVariableTheStackSetsIsOneTheFunctionsRead(Synthesized s) throws IOException {
-    Set<String> read = new HashSet<>();
-    try (Stream<Path> sources = Files.list(FUNCTIONS_SOURCES)) {
-      for (Path source : sources.toList()) {
-        Matcher names = QUOTED_NAME.matcher(Files.readString(source));
-        while (names.find()) {
-          read.add(names.group(1));
-        }
+  void theFunctionGroupIsSetWhereItsHandlerReadsItAndNowhereElse(Synthesized s) {
+    Map<String, List<Object>> groups = new HashMap<>();
+    for (Map.Entry<String, Map<String, Object>> function :
+        s.resources("AWS::Lambda::Function").entrySet()) {
+      String handler = (String) map(function.getValue().get("Properties")).get("Handler");
+      if (handler.startsWith("dev.puddle.functions.")) {
+        groups
+            .computeIfAbsent(handler, h -> new ArrayList<>())
+            .add(s.environment(function.getKey()).getOrDefault(FUNCTION_GROUP.key(), "(unset)"));
       }
     }
-    assertThat(read).as("the functions' sources were found").contains(EnvVars.FUNCTION_GROUP);
-    for (Group group : Group.values()) {
-      assertThat(read)
-          .as("variables of the %s function", group.id())
-          .containsAll(s.environment(s.function(group)).keySet());
-    }
+
+    assertThat(groups)
+        .containsOnlyKeys(
+            Group.READ.handler(),
+            Group.MIGRATE.handler(),
+            Group.PURGE.handler(),
+            Group.SWEEP.handler());
+    assertThat(groups.get(Group.READ.handler()))
+        .containsExactlyInAnyOrder("read", "write", "token", "admin");
+    assertThat(groups.get(Group.MIGRATE.handler())).containsExactly("migrate");
+    assertThat(groups.get(Group.PURGE.handler())).containsExactly("(unset)");
+    assertThat(groups.get(Group.SWEEP.handler())).containsExactly("(unset)");
   }
 
   @ParameterizedTest
@@ -355,7 +368,7 @@ class PuddleStackTest {
     }
     assertThat(trusted).containsExactlyInAnyOrder(s.role(Group.READ), s.role(Group.WRITE));
     for (Group group : List.of(Group.READ, Group.WRITE)) {
-      assertThat(s.environment(s.function(group)).get(EnvVars.VENDING_ROLE_ARN))
+      assertThat(s.environment(s.function(group)).get(VENDING_ROLE_ARN.key()))
           .isEqualTo(Map.of("Fn::GetAtt", List.of(vending, "Arn")));
     }
   }
@@ -380,8 +393,7 @@ class PuddleStackTest {
     Map<String, Object> redrive = map(queue.get("RedrivePolicy"));
     assertThat(redrive.get("maxReceiveCount")).isEqualTo(5);
     assertThat(getAtt(redrive.get("deadLetterTargetArn"))).isEqualTo(deadLetters);
-    assertThat(s.environment(s.function(Group.PURGE)).get(EnvVars.PURGE_MAX_RECEIVES))
-        .isEqualTo("5");
+    assertThat(s.environment(s.function(Group.PURGE)).get(PURGE_MAX_RECEIVES.key())).isEqualTo("5");
   }
 
   @ParameterizedTest
@@ -457,7 +469,7 @@ class PuddleStackTest {
     for (Map<String, Object> stage : s.resources("AWS::ApiGatewayV2::Stage").values()) {
       assertThat(list(stage.get("DependsOn"))).contains(migrations.getKey());
     }
-    assertThat(s.environment(s.function(Group.MIGRATE)).get(EnvVars.WAREHOUSE_LOCATION))
+    assertThat(s.environment(s.function(Group.MIGRATE)).get(DEFAULT_WAREHOUSE_LOCATION.key()))
         .asString()
         .contains("s3://");
   }
@@ -498,7 +510,7 @@ class PuddleStackTest {
     for (Group group : Group.values()) {
       String function = lean.function(group);
       assertThat(lean.properties(function)).doesNotContainKey("VpcConfig");
-      assertThat(lean.environment(function)).containsEntry(EnvVars.DB_MODE, "data-api");
+      assertThat(lean.environment(function)).containsEntry(DB_MODE.key(), "data-api");
       assertThat(lean.allowing(lean.role(group), "rds-data:ExecuteStatement")).hasSize(1);
       assertThat(lean.allowing(lean.role(group), "rds-db:connect")).isEmpty();
     }
@@ -522,10 +534,10 @@ class PuddleStackTest {
       String function = standard.function(group);
       assertThat(standard.properties(function)).containsKey("VpcConfig");
       assertThat(standard.environment(function))
-          .containsEntry(EnvVars.DB_MODE, "jdbc")
-          .containsEntry(EnvVars.DB_AUTH, "iam")
-          .containsEntry(EnvVars.DB_USER, Metastore.USER);
-      assertThat(text(standard.environment(function).get(EnvVars.DB_URL)))
+          .containsEntry(DB_MODE.key(), "jdbc")
+          .containsEntry(DB_AUTH.key(), "iam")
+          .containsEntry(DB_USER.key(), Metastore.USER);
+      assertThat(text(standard.environment(function).get(DB_URL.key())))
           .contains("sslmode=verify-full");
       assertThat(standard.allowing(standard.role(group), "rds-db:connect")).hasSize(1);
       assertThat(standard.allowing(standard.role(group), "rds-data:ExecuteStatement")).isEmpty();

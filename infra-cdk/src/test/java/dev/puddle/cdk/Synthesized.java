@@ -1,10 +1,14 @@
 package dev.puddle.cdk;
 
+import static dev.puddle.contract.EnvironmentVariable.FUNCTION_GROUP;
+
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import software.amazon.awscdk.App;
@@ -71,11 +75,9 @@ final class Synthesized {
         .filter(e -> group.handler().equals(map(e.getValue().get("Properties")).get("Handler")))
         .filter(
             e ->
-                group
-                    .functionGroup()
-                    .name()
-                    .toLowerCase(java.util.Locale.ROOT)
-                    .equals(environment(e.getKey()).get(EnvVars.FUNCTION_GROUP)))
+                Objects.equals(
+                    group.functionGroup().map(g -> g.name().toLowerCase(Locale.ROOT)).orElse(null),
+                    environment(e.getKey()).get(FUNCTION_GROUP.key())))
         .map(Map.Entry::getKey)
         .findFirst()
         .orElseThrow(() -> new AssertionError("no function for " + group));

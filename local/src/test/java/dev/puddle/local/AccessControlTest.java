@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.contract.Route;
 import dev.puddle.core.metastore.access.AccessQuery;
 import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.access.PrincipalCredential;
@@ -14,7 +15,6 @@ import dev.puddle.core.api.Privilege;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
-import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Authenticator;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.auth.ClientCredentials.PrincipalRef;

@@ -2,7 +2,7 @@ package dev.puddle.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.puddle.core.api.Route;
+import dev.puddle.contract.Route;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;

@@ -1,5 +1,6 @@
 package dev.puddle.local;
 
+import dev.puddle.contract.Route;
 import dev.puddle.core.access.AccessLevel;
 import dev.puddle.core.api.Privilege;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -7,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.puddle.core.api.Route;
 import dev.puddle.core.api.TestClock;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.rest.CatalogApi;

@@ -10,7 +10,7 @@ import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jwt.SignedJWT;
-import dev.puddle.core.api.Route;
+import dev.puddle.contract.Route;
 import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.MetastoreKeySet;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
-import dev.puddle.core.api.Route;
+import dev.puddle.contract.Route;
 import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
 import dev.puddle.core.auth.PrincipalRoleScope;
 import dev.puddle.core.auth.TokenIssuer;

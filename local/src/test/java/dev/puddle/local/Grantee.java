@@ -2,10 +2,10 @@ package dev.puddle.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.puddle.contract.Route;
 import dev.puddle.core.api.Privilege;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
-import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Authenticator;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.auth.RootCaller;

@@ -4,7 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.puddle.core.api.Route;
+import dev.puddle.contract.Route;
 import dev.puddle.functions.HttpApiEvent;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

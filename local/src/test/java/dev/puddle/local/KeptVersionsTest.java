@@ -2,7 +2,7 @@ package dev.puddle.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.puddle.core.api.Route;
+import dev.puddle.contract.Route;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.functions.CatalogHandler;
 import java.util.HashMap;

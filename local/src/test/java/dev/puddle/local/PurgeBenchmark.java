@@ -3,13 +3,13 @@ package dev.puddle.local;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.puddle.contract.Route;
+import dev.puddle.core.api.Deadline;
 import dev.puddle.core.api.Request;
-import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.Warehouses;
-import dev.puddle.core.purge.Deadline;
 import dev.puddle.core.purge.PurgeMessage;
 import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeWorker;
@@ -206,7 +206,7 @@ class PurgeBenchmark {
                     "aws:sqs",
                     "arn:aws:sqs:us-east-1:000000000000:bench",
                     LocalS3.REGION)));
-    SqsBatchResponse response = handler.handle(event, Deadline.after(Duration.ofMinutes(15)));
+    SqsBatchResponse response = handler.handle(event, Deadline.in(Duration.ofMinutes(15)));
     assertThat(response.batchItemFailures()).isEmpty();
   }
 

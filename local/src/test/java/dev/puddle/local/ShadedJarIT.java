@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
-import dev.puddle.core.api.Route;
+import dev.puddle.contract.Route;
 import dev.puddle.functions.HttpApiEvent;
 import java.io.File;
 import java.io.IOException;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.puddle.bench.coldinit.ColdInitMain;
 import dev.puddle.bench.process.ChildJvm;
 import dev.puddle.bench.process.PuddleTwin;
+import dev.puddle.contract.EnvironmentVariable;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -48,19 +49,19 @@ public final class ColdInit {
     Path event = writeEvent(table);
     Map<String, String> env =
         Map.of(
-            "PUDDLE_FUNCTION_GROUP",
+            EnvironmentVariable.FUNCTION_GROUP.key(),
             "read",
-            "PUDDLE_DB_URL",
+            EnvironmentVariable.DB_URL.key(),
             twin.jdbcUrl("postgres"),
-            "PUDDLE_DB_USER",
+            EnvironmentVariable.DB_USER.key(),
             "postgres",
-            "PUDDLE_S3_ENDPOINT",
+            EnvironmentVariable.S3_ENDPOINT.key(),
             twin.s3Endpoint(),
-            "PUDDLE_S3_ACCESS_KEY_ID",
+            EnvironmentVariable.S3_ACCESS_KEY_ID.key(),
             PuddleTwin.ACCESS_KEY_ID,
-            "PUDDLE_S3_SECRET_ACCESS_KEY",
+            EnvironmentVariable.S3_SECRET_ACCESS_KEY.key(),
             PuddleTwin.SECRET_ACCESS_KEY,
-            "AWS_REGION",
+            EnvironmentVariable.REGION.key(),
             PuddleTwin.REGION);
     List<String> arguments = new ArrayList<>(LAMBDA_JVM_OPTIONS);
     arguments.addAll(

@@ -1,7 +1,7 @@
 package dev.puddle.core.access;
 
+import dev.puddle.contract.Route;
 import dev.puddle.core.api.Request;
-import dev.puddle.core.api.Route;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;

@@ -14,8 +14,8 @@ import static dev.puddle.core.access.Rule.holds;
 import static dev.puddle.core.access.Rule.sees;
 import static dev.puddle.core.access.Rule.serviceAdmin;
 
+import dev.puddle.contract.Route;
 import dev.puddle.core.api.Privilege;
-import dev.puddle.core.api.Route;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;

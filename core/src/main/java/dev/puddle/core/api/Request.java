@@ -1,5 +1,6 @@
 package dev.puddle.core.api;
 
+import dev.puddle.contract.Route;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package dev.puddle.core.purge;
 
+import dev.puddle.core.api.Deadline;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.PurgeJobs.Busy;
 import dev.puddle.core.metastore.PurgeJobs.Claim;
@@ -18,6 +19,9 @@ import org.slf4j.LoggerFactory;
  * trigger delivers them, and says which messages failed, so that only those are redelivered (SQS
  * partial batch responses).
  *
+ * <p>A new step, and a new message, starts only while more than a fifth of the invocation's time is
+ * left ({@code RESERVE}), so that no step runs into the function's time limit.
+ *
  * <p>For each message it claims the job and works on it. A job not finished in time is checkpointed
  * and handed to a new message (a continuation), and so is a message there was no time left to
  * start: neither counts as a failed receive. A job another invocation is working on gets a delayed
@@ -28,6 +32,9 @@ public final class PurgeProcessor {
   private static final Logger LOG = LoggerFactory.getLogger(PurgeProcessor.class);
   private static final int MAX_ERROR_LENGTH = 2000;
   private static final Duration MAX_DELAY = Duration.ofMinutes(15);
+
+  /** The share of the invocation's time kept back from new steps. */
+  static final double RESERVE = 0.2;
 
   /** One received message: its id, body and how often SQS has delivered it. */
   public record Delivery(String messageId, String body, int receiveCount) {}
@@ -48,8 +55,12 @@ public final class PurgeProcessor {
     this.maxReceives = maxReceives;
   }
 
-  /** Processes the batch and returns the ids of the messages to redeliver. */
-  public List<String> process(List<Delivery> batch, Deadline deadline) {
+  /**
+   * Processes the batch by the end of the {@code invocation}, and returns the ids of the messages
+   * to redeliver.
+   */
+  public List<String> process(List<Delivery> batch, Deadline invocation) {
+    Deadline deadline = invocation.withReserve(RESERVE);
     List<String> failed = new ArrayList<>();
     boolean first = true;
     for (Delivery delivery : batch) {

@@ -1,5 +1,6 @@
 package dev.puddle.core.purge;
 
+import dev.puddle.core.api.Deadline;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJob.Checkpoint;
 import dev.puddle.core.metastore.PurgeJob.Phase;

@@ -1,12 +1,12 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.contract.FunctionGroup;
+import dev.puddle.contract.Route;
 import dev.puddle.core.access.AccessPolicy;
 import dev.puddle.core.access.Operation;
-import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
-import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Authenticator;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.auth.JwksEndpoint;

@@ -1,7 +1,7 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.contract.Route;
 import dev.puddle.core.api.Response;
-import dev.puddle.core.api.Route;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.AccessDelegation;
 import java.time.Duration;

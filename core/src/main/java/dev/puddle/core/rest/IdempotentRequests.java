@@ -2,13 +2,13 @@ package dev.puddle.core.rest;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.contract.FunctionGroup;
+import dev.puddle.contract.Route;
 import dev.puddle.core.api.Deadline;
-import dev.puddle.core.api.FunctionGroup;
 import dev.puddle.core.api.Gzip;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
-import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.IdempotencyMark;

@@ -1,5 +1,6 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.contract.Route;
 import dev.puddle.core.access.AccessPolicy;
 import dev.puddle.core.access.BuiltInRoles;
 import dev.puddle.core.access.CallerAccess;
@@ -8,7 +9,6 @@ import dev.puddle.core.access.Securable;
 import dev.puddle.core.api.Privilege;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
-import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Caller;
 import java.util.List;
 import java.util.Map;

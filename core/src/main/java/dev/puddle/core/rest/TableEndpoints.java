@@ -1,11 +1,11 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.contract.Route;
 import dev.puddle.core.access.AccessPolicy;
 import dev.puddle.core.access.Operation;
 import dev.puddle.core.access.Targets;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
-import dev.puddle.core.api.Route;
 import dev.puddle.core.catalog.Committed;
 import dev.puddle.core.catalog.TableCommit;
 import dev.puddle.core.catalog.VersionCache;

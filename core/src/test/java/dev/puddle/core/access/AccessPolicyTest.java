@@ -4,9 +4,9 @@ import static java.util.Map.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.puddle.contract.Route;
 import dev.puddle.core.api.Privilege;
 import dev.puddle.core.api.Request;
-import dev.puddle.core.api.Route;
 import dev.puddle.core.auth.Caller;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -3,8 +3,8 @@ package dev.puddle.core.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.puddle.contract.Route;
 import dev.puddle.core.api.Request;
-import dev.puddle.core.api.Route;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.iceberg.exceptions.BadRequestException;

@@ -1,21 +1,21 @@
-package dev.puddle.core.api;
+package dev.puddle.contract;
 
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.iceberg.rest.Endpoint;
 
 /**
- * The route table: every HTTP operation Puddle serves, and the function group that serves it. It
- * is the single source for the request router, the CDK routes, the local server and the {@code
- * endpoints} list of {@code GET /v1/config}. What a caller needs for each is {@link
- * dev.puddle.core.access.Operation}'s to say.
+ * The route table: every HTTP operation Puddle serves, and the function group that serves it. It is
+ * the single source for the request router, the CDK routes, the local server and the {@code
+ * endpoints} list of {@code GET /v1/config}. What a caller needs for each is core's {@code
+ * access.Operation} to say.
  *
  * <p>Operation ids and path templates are those of the Iceberg REST catalog specification, apart
  * from Puddle's own routes: probes, the token issuer's key set and the management API under {@code
- * /admin}.
+ * /admin}. The Iceberg methods and paths are spelled out here, so that this module needs nothing
+ * but the JDK; a test in core holds them to iceberg-core's {@code Endpoint} constants.
  */
 public enum Route {
   GET_CONFIG("getConfig", "GET", "/v1/config", FunctionGroup.READ),
@@ -26,111 +26,97 @@ public enum Route {
   /** The public keys of Puddle's own token issuer, as a JWKS document. */
   GET_JWKS("getJwks", "GET", "/.well-known/jwks.json", FunctionGroup.TOKEN),
 
-  LIST_NAMESPACES(
-      "listNamespaces", Endpoint.V1_LIST_NAMESPACES, FunctionGroup.READ),
-  CREATE_NAMESPACE(
-      "createNamespace",
-      Endpoint.V1_CREATE_NAMESPACE,
-      FunctionGroup.WRITE),
+  LIST_NAMESPACES("listNamespaces", "GET", "/v1/{prefix}/namespaces", FunctionGroup.READ),
+  CREATE_NAMESPACE("createNamespace", "POST", "/v1/{prefix}/namespaces", FunctionGroup.WRITE),
   LOAD_NAMESPACE(
-      "loadNamespaceMetadata",
-      Endpoint.V1_LOAD_NAMESPACE,
-      FunctionGroup.READ),
+      "loadNamespaceMetadata", "GET", "/v1/{prefix}/namespaces/{namespace}", FunctionGroup.READ),
   NAMESPACE_EXISTS(
-      "namespaceExists",
-      Endpoint.V1_NAMESPACE_EXISTS,
-      FunctionGroup.READ),
+      "namespaceExists", "HEAD", "/v1/{prefix}/namespaces/{namespace}", FunctionGroup.READ),
   DROP_NAMESPACE(
-      "dropNamespace", Endpoint.V1_DELETE_NAMESPACE, FunctionGroup.WRITE),
+      "dropNamespace", "DELETE", "/v1/{prefix}/namespaces/{namespace}", FunctionGroup.WRITE),
   UPDATE_NAMESPACE_PROPERTIES(
       "updateProperties",
-      Endpoint.V1_UPDATE_NAMESPACE,
+      "POST",
+      "/v1/{prefix}/namespaces/{namespace}/properties",
       FunctionGroup.WRITE),
 
-  LIST_TABLES("listTables", Endpoint.V1_LIST_TABLES, FunctionGroup.READ),
-  CREATE_TABLE("createTable", Endpoint.V1_CREATE_TABLE, FunctionGroup.WRITE),
+  LIST_TABLES(
+      "listTables", "GET", "/v1/{prefix}/namespaces/{namespace}/tables", FunctionGroup.READ),
+  CREATE_TABLE(
+      "createTable", "POST", "/v1/{prefix}/namespaces/{namespace}/tables", FunctionGroup.WRITE),
   REGISTER_TABLE(
-      "registerTable", Endpoint.V1_REGISTER_TABLE, FunctionGroup.WRITE),
+      "registerTable", "POST", "/v1/{prefix}/namespaces/{namespace}/register", FunctionGroup.WRITE),
   LOAD_TABLE(
-      "loadTable", Endpoint.V1_LOAD_TABLE, FunctionGroup.READ),
+      "loadTable", "GET", "/v1/{prefix}/namespaces/{namespace}/tables/{table}", FunctionGroup.READ),
   TABLE_EXISTS(
-      "tableExists", Endpoint.V1_TABLE_EXISTS, FunctionGroup.READ),
+      "tableExists",
+      "HEAD",
+      "/v1/{prefix}/namespaces/{namespace}/tables/{table}",
+      FunctionGroup.READ),
   LOAD_CREDENTIALS(
       "loadCredentials",
-      Endpoint.V1_TABLE_CREDENTIALS,
+      "GET",
+      "/v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials",
       FunctionGroup.READ),
   UPDATE_TABLE(
-      "updateTable", Endpoint.V1_UPDATE_TABLE, FunctionGroup.WRITE),
-  DROP_TABLE("dropTable", Endpoint.V1_DELETE_TABLE, FunctionGroup.WRITE),
-  RENAME_TABLE("renameTable", Endpoint.V1_RENAME_TABLE, FunctionGroup.WRITE),
-  REPORT_METRICS(
-      "reportMetrics", Endpoint.V1_REPORT_METRICS, FunctionGroup.WRITE),
-  COMMIT_TRANSACTION(
-      "commitTransaction",
-      Endpoint.V1_COMMIT_TRANSACTION,
+      "updateTable",
+      "POST",
+      "/v1/{prefix}/namespaces/{namespace}/tables/{table}",
       FunctionGroup.WRITE),
+  DROP_TABLE(
+      "dropTable",
+      "DELETE",
+      "/v1/{prefix}/namespaces/{namespace}/tables/{table}",
+      FunctionGroup.WRITE),
+  RENAME_TABLE("renameTable", "POST", "/v1/{prefix}/tables/rename", FunctionGroup.WRITE),
+  REPORT_METRICS(
+      "reportMetrics",
+      "POST",
+      "/v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics",
+      FunctionGroup.WRITE),
+  COMMIT_TRANSACTION(
+      "commitTransaction", "POST", "/v1/{prefix}/transactions/commit", FunctionGroup.WRITE),
 
-  LIST_VIEWS("listViews", Endpoint.V1_LIST_VIEWS, FunctionGroup.READ),
-  CREATE_VIEW("createView", Endpoint.V1_CREATE_VIEW, FunctionGroup.WRITE),
+  LIST_VIEWS("listViews", "GET", "/v1/{prefix}/namespaces/{namespace}/views", FunctionGroup.READ),
+  CREATE_VIEW(
+      "createView", "POST", "/v1/{prefix}/namespaces/{namespace}/views", FunctionGroup.WRITE),
   REGISTER_VIEW(
-      "registerView", Endpoint.V1_REGISTER_VIEW, FunctionGroup.WRITE),
-  LOAD_VIEW("loadView", Endpoint.V1_LOAD_VIEW, FunctionGroup.READ),
+      "registerView",
+      "POST",
+      "/v1/{prefix}/namespaces/{namespace}/register-view",
+      FunctionGroup.WRITE),
+  LOAD_VIEW(
+      "loadView", "GET", "/v1/{prefix}/namespaces/{namespace}/views/{view}", FunctionGroup.READ),
   VIEW_EXISTS(
-      "viewExists", Endpoint.V1_VIEW_EXISTS, FunctionGroup.READ),
+      "viewExists", "HEAD", "/v1/{prefix}/namespaces/{namespace}/views/{view}", FunctionGroup.READ),
   REPLACE_VIEW(
-      "replaceView", Endpoint.V1_UPDATE_VIEW, FunctionGroup.WRITE),
-  DROP_VIEW("dropView", Endpoint.V1_DELETE_VIEW, FunctionGroup.WRITE),
-  RENAME_VIEW("renameView", Endpoint.V1_RENAME_VIEW, FunctionGroup.WRITE),
+      "replaceView",
+      "POST",
+      "/v1/{prefix}/namespaces/{namespace}/views/{view}",
+      FunctionGroup.WRITE),
+  DROP_VIEW(
+      "dropView",
+      "DELETE",
+      "/v1/{prefix}/namespaces/{namespace}/views/{view}",
+      FunctionGroup.WRITE),
+  RENAME_VIEW("renameView", "POST", "/v1/{prefix}/views/rename", FunctionGroup.WRITE),
 
   /**
    * Puddle's own management API, not part of the Iceberg REST specification: warehouses,
    * principals, principal roles, catalog roles and grants, shaped after Apache Polaris's.
    */
-  LIST_WAREHOUSES(
-      "listWarehouses",
-      "GET",
-      "/admin/v1/warehouses",
-      FunctionGroup.ADMIN),
-  CREATE_WAREHOUSE(
-      "createWarehouse",
-      "POST",
-      "/admin/v1/warehouses",
-      FunctionGroup.ADMIN),
-  GET_WAREHOUSE(
-      "getWarehouse",
-      "GET",
-      "/admin/v1/warehouses/{warehouse}",
-      FunctionGroup.ADMIN),
+  LIST_WAREHOUSES("listWarehouses", "GET", "/admin/v1/warehouses", FunctionGroup.ADMIN),
+  CREATE_WAREHOUSE("createWarehouse", "POST", "/admin/v1/warehouses", FunctionGroup.ADMIN),
+  GET_WAREHOUSE("getWarehouse", "GET", "/admin/v1/warehouses/{warehouse}", FunctionGroup.ADMIN),
   DELETE_WAREHOUSE(
-      "deleteWarehouse",
-      "DELETE",
-      "/admin/v1/warehouses/{warehouse}",
-      FunctionGroup.ADMIN),
-  LIST_PRINCIPALS(
-      "listPrincipals",
-      "GET",
-      "/admin/v1/principals",
-      FunctionGroup.ADMIN),
-  CREATE_PRINCIPAL(
-      "createPrincipal",
-      "POST",
-      "/admin/v1/principals",
-      FunctionGroup.ADMIN),
-  GET_PRINCIPAL(
-      "getPrincipal",
-      "GET",
-      "/admin/v1/principals/{principal}",
-      FunctionGroup.ADMIN),
+      "deleteWarehouse", "DELETE", "/admin/v1/warehouses/{warehouse}", FunctionGroup.ADMIN),
+  LIST_PRINCIPALS("listPrincipals", "GET", "/admin/v1/principals", FunctionGroup.ADMIN),
+  CREATE_PRINCIPAL("createPrincipal", "POST", "/admin/v1/principals", FunctionGroup.ADMIN),
+  GET_PRINCIPAL("getPrincipal", "GET", "/admin/v1/principals/{principal}", FunctionGroup.ADMIN),
   DELETE_PRINCIPAL(
-      "deletePrincipal",
-      "DELETE",
-      "/admin/v1/principals/{principal}",
-      FunctionGroup.ADMIN),
+      "deletePrincipal", "DELETE", "/admin/v1/principals/{principal}", FunctionGroup.ADMIN),
   ROTATE_CREDENTIALS(
-      "rotateCredentials",
-      "POST",
-      "/admin/v1/principals/{principal}/rotate",
-      FunctionGroup.ADMIN),
+      "rotateCredentials", "POST", "/admin/v1/principals/{principal}/rotate", FunctionGroup.ADMIN),
   ASSIGN_PRINCIPAL_ROLE(
       "assignPrincipalRole",
       "PUT",
@@ -142,15 +128,9 @@ public enum Route {
       "/admin/v1/principals/{principal}/principal-roles/{principalRole}",
       FunctionGroup.ADMIN),
   LIST_PRINCIPAL_ROLES(
-      "listPrincipalRoles",
-      "GET",
-      "/admin/v1/principal-roles",
-      FunctionGroup.ADMIN),
+      "listPrincipalRoles", "GET", "/admin/v1/principal-roles", FunctionGroup.ADMIN),
   CREATE_PRINCIPAL_ROLE(
-      "createPrincipalRole",
-      "POST",
-      "/admin/v1/principal-roles",
-      FunctionGroup.ADMIN),
+      "createPrincipalRole", "POST", "/admin/v1/principal-roles", FunctionGroup.ADMIN),
   DELETE_PRINCIPAL_ROLE(
       "deletePrincipalRole",
       "DELETE",
@@ -198,10 +178,7 @@ public enum Route {
       FunctionGroup.ADMIN),
   /** A warehouse's purge jobs. */
   LIST_PURGE_JOBS(
-      "listPurgeJobs",
-      "GET",
-      "/admin/v1/warehouses/{warehouse}/purge-jobs",
-      FunctionGroup.ADMIN),
+      "listPurgeJobs", "GET", "/admin/v1/warehouses/{warehouse}/purge-jobs", FunctionGroup.ADMIN),
 
   HEALTH("health", "GET", "/healthz", FunctionGroup.READ),
   READY("ready", "GET", "/readyz", FunctionGroup.READ);
@@ -219,10 +196,6 @@ public enum Route {
   private final String path;
   private final List<String> segments;
   private final FunctionGroup group;
-
-  Route(String operationId, Endpoint endpoint, FunctionGroup group) {
-    this(operationId, endpoint.httpMethod(), endpoint.path(), group);
-  }
 
   Route(String operationId, String method, String path, FunctionGroup group) {
     this.operationId = operationId;
@@ -256,16 +229,16 @@ public enum Route {
   }
 
   /**
-   * Whether a request must carry a valid bearer token: every route but the probes (and the
-   * routes that hand out tokens and their keys).
+   * Whether a request must carry a valid bearer token: every route but the probes (and the routes
+   * that hand out tokens and their keys).
    */
   public boolean requiresAuthentication() {
     return this != HEALTH && this != READY && this != GET_TOKEN && this != GET_JWKS;
   }
 
   /**
-   * Whether this route belongs to the Iceberg REST API and is listed in {@code endpoints}: not
-   * the config and token routes, which a client calls before it reads the list.
+   * Whether this route belongs to the Iceberg REST API and is listed in {@code endpoints}: not the
+   * config and token routes, which a client calls before it reads the list.
    */
   public boolean isCatalogEndpoint() {
     return path.startsWith("/v1/") && this != GET_CONFIG && this != GET_TOKEN;

@@ -1,4 +1,4 @@
-package dev.puddle.core.api;
+package dev.puddle.contract;
 
 import java.util.Map;
 
