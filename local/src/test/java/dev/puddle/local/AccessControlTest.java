@@ -11,7 +11,7 @@ import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.access.Securable;
 import dev.puddle.core.api.Deadline;
-import dev.puddle.core.api.Privilege;
+import dev.puddle.core.access.Privilege;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;

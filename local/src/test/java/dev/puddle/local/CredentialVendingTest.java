@@ -2,7 +2,7 @@ package dev.puddle.local;
 
 import dev.puddle.contract.Route;
 import dev.puddle.core.access.AccessLevel;
-import dev.puddle.core.api.Privilege;
+import dev.puddle.core.access.Privilege;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -19,7 +19,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.puddle.core.access.Grant;
 import dev.puddle.core.access.Securable;
-import dev.puddle.core.api.Privilege;
+import dev.puddle.core.access.Privilege;
 import dev.puddle.core.api.TestClock;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.auth.ClientCredentials;

@@ -1,6 +1,5 @@
 package dev.puddle.core.access;
 
-import dev.puddle.core.api.Privilege;
 import java.util.List;
 
 /**

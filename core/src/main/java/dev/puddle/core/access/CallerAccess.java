@@ -1,6 +1,5 @@
 package dev.puddle.core.access;
 
-import dev.puddle.core.api.Privilege;
 import dev.puddle.core.auth.Caller;
 import java.util.List;
 

@@ -15,7 +15,6 @@ import static dev.puddle.core.access.Rule.sees;
 import static dev.puddle.core.access.Rule.serviceAdmin;
 
 import dev.puddle.contract.Route;
-import dev.puddle.core.api.Privilege;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;

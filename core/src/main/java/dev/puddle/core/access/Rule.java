@@ -1,6 +1,5 @@
 package dev.puddle.core.access;
 
-import dev.puddle.core.api.Privilege;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;

@@ -9,7 +9,7 @@ import dev.puddle.core.access.Principal;
 import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.access.Role;
 import dev.puddle.core.access.Securable;
-import dev.puddle.core.api.Privilege;
+import dev.puddle.core.access.Privilege;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import dev.puddle.core.access.BuiltInRoles;
 import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.access.Grant;
 import dev.puddle.core.access.Securable;
-import dev.puddle.core.api.Privilege;
+import dev.puddle.core.access.Privilege;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.auth.Caller;

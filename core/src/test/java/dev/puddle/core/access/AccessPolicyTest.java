@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.puddle.contract.Route;
-import dev.puddle.core.api.Privilege;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.auth.Caller;
 import java.util.ArrayList;

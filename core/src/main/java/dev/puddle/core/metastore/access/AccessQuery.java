@@ -4,7 +4,7 @@ import dev.puddle.core.access.BuiltInRoles;
 import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.access.Grant;
 import dev.puddle.core.access.Securable;
-import dev.puddle.core.api.Privilege;
+import dev.puddle.core.access.Privilege;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;

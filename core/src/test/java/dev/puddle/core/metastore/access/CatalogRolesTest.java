@@ -7,7 +7,7 @@ import dev.puddle.core.access.BuiltInRoles;
 import dev.puddle.core.access.Grant;
 import dev.puddle.core.access.Role;
 import dev.puddle.core.access.Securable;
-import dev.puddle.core.api.Privilege;
+import dev.puddle.core.access.Privilege;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.FreshDatabase;
 import dev.puddle.core.metastore.Rows;

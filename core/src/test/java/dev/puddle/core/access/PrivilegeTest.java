@@ -1,4 +1,4 @@
-package dev.puddle.core.api;
+package dev.puddle.core.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
