@@ -3,6 +3,7 @@ package dev.puddle.functions;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -76,7 +77,11 @@ public final class CatalogHandler implements RequestStreamHandler, Resource {
     HttpApiEvent event;
     try {
       event = JSON.readValue(input, HttpApiEvent.class);
-    } catch (StreamConstraintsException e) {
+    } catch (JsonProcessingException e) {
+      if (!(e instanceof StreamConstraintsException)
+          && !(e.getCause() instanceof StreamConstraintsException)) {
+        throw e;
+      }
       JSON.writeValue(output, function.tooLarge());
       return;
     }

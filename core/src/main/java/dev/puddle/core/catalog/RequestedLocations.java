@@ -44,6 +44,20 @@ public final class RequestedLocations {
     }
   }
 
+  /**
+   * Fails unless a create's requested location (null: the catalog picks one) and write paths may
+   * be used by a table that owns them: checked on the request itself, so that a staged create,
+   * which commits nothing yet, is refused as a create is.
+   */
+  public static void checkCreate(
+      Warehouse warehouse, String location, Map<String, String> properties) {
+    for (String candidate : roots(location, properties)) {
+      if (candidate != null) {
+        checkObject(warehouse, true, candidate, Map.of());
+      }
+    }
+  }
+
   /** The object's location and the write paths its properties set, as given. */
   static List<String> roots(String location, Map<String, String> properties) {
     List<String> roots = new ArrayList<>();

@@ -6,6 +6,7 @@ import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.api.Route;
 import dev.puddle.core.catalog.MetadataJson;
+import dev.puddle.core.catalog.RequestedLocations;
 import dev.puddle.core.catalog.TableCommit;
 import dev.puddle.core.catalog.TransactionCommit;
 import dev.puddle.core.catalog.VersionCache;
@@ -97,6 +98,7 @@ final class TableEndpoints {
     request.validate();
     Namespace namespace = scope.namespace();
     Names.checkCreatable(TableIdentifier.of(namespace, request.name()));
+    RequestedLocations.checkCreate(scope.warehouse(), request.location(), request.properties());
     LoadTableResponse response =
         request.stageCreate()
             ? CatalogHandlers.stageTableCreate(scope.catalog(), namespace, request)
