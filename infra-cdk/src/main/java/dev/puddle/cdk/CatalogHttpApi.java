@@ -26,10 +26,10 @@ import software.constructs.Construct;
 /**
  * The HTTP API: one route per entry of the route table served over HTTP, each integrated with the
  * alias of its group's function (payload format 2.0), and a catch-all {@code $default} route to the
- * read function, which answers 404 or 405 as Iceberg errors; the {@code $default} stage with throttling
- * and JSON access logs; optionally an API Gateway JWT authorizer for an external identity provider,
- * on every route that requires authentication (never the probes, nor the routes that hand out
- * tokens and their keys).
+ * read function, which answers 404 or 405 as Iceberg errors; the {@code $default} stage with
+ * throttling and JSON access logs; optionally an API Gateway JWT authorizer for an external
+ * identity provider, on every route that requires authentication (never the probes, nor the routes
+ * that hand out tokens and their keys, nor the catch-all).
  */
 final class CatalogHttpApi extends Construct {
   /** The route table groups served by the HTTP API. */

@@ -315,7 +315,9 @@ class BadInputTest {
           String quoted = quote(name);
           cases.add(
               refused(
-                  Route.CREATE_NAMESPACE, "namespace with " + why, "{\"namespace\":[" + quoted + "]}"));
+                  Route.CREATE_NAMESPACE,
+                  "namespace with " + why,
+                  "{\"namespace\":[" + quoted + "]}"));
           cases.add(
               refused(
                   Route.CREATE_NAMESPACE,
@@ -348,7 +350,8 @@ class BadInputTest {
               refused(
                   Route.RENAME_TABLE,
                   "table renamed to " + why,
-                  rename(TABLE, "{\"namespace\":[\"" + NAMESPACE + "\"],\"name\":" + quoted + "}")));
+                  rename(TABLE, "{\"namespace\":[\"" + NAMESPACE + "\"],\"name\":" + quoted
+                      + "}")));
           cases.add(
               refused(
                   Route.RENAME_VIEW,
@@ -356,7 +359,8 @@ class BadInputTest {
                   rename(VIEW, "{\"namespace\":[\"" + NAMESPACE + "\"],\"name\":" + quoted + "}")));
         });
     String seventeenLevels = "[\"l\"" + ",\"l\"".repeat(NameLimits.MAX_LEVELS) + "]";
-    cases.add(refused(Route.CREATE_NAMESPACE, "17 levels", "{\"namespace\":" + seventeenLevels + "}"));
+    cases.add(
+        refused(Route.CREATE_NAMESPACE, "17 levels", "{\"namespace\":" + seventeenLevels + "}"));
     cases.add(
         refused(
             Route.RENAME_TABLE,
@@ -390,7 +394,9 @@ class BadInputTest {
             "{\"name\":\"w\\u0000\",\"location\":\"s3://warehouse/nul\"}"));
     cases.add(
         refused(
-            Route.CREATE_PRINCIPAL, "principal with NUL", "{\"principal\":{\"name\":\"p\\u0000\"}}"));
+            Route.CREATE_PRINCIPAL,
+            "principal with NUL",
+            "{\"principal\":{\"name\":\"p\\u0000\"}}"));
     return cases;
   }
 
@@ -521,7 +527,8 @@ class BadInputTest {
                         "{\"action\":\"set-properties\",\"updates\":{\"" + property + "\":"
                             + quoted + "}}")));
           }
-          cases.add(refused(Route.CREATE_VIEW, "view location with " + what, viewBody("v2", location)));
+          cases.add(
+              refused(Route.CREATE_VIEW, "view location with " + what, viewBody("v2", location)));
           cases.add(
               refused(
                   Route.UPDATE_TABLE,
@@ -682,7 +689,8 @@ class BadInputTest {
     succeed(Route.CREATE_NAMESPACE, existing(), create.toString());
 
     Map<String, String> inNamespace = new LinkedHashMap<>(existing());
-    inNamespace.put("namespace", gatewayDecoded(RESTUtil.encodeNamespace(Namespace.of(name), "%1F")));
+    inNamespace.put(
+        "namespace", gatewayDecoded(RESTUtil.encodeNamespace(Namespace.of(name), "%1F")));
     JsonNode listed = succeed(Route.LIST_NAMESPACES, existing(), null).json().get("namespaces");
     assertThat(listed).contains(JSON.createArrayNode().add(name));
     JsonNode loaded = succeed(Route.LOAD_NAMESPACE, inNamespace, null).json();
@@ -722,12 +730,15 @@ class BadInputTest {
 
   private Invocations.Answer succeed(Route route, Map<String, String> variables, String body) {
     Invocations.Answer answer = send(route, variables, body);
-    assertThat(answer.status()).as("%s: %s", route.operationId(), answer.body()).isBetween(200, 299);
+    assertThat(answer.status())
+        .as("%s: %s", route.operationId(), answer.body())
+        .isBetween(200, 299);
     return answer;
   }
 
   private Invocations.Answer send(Route route, Map<String, String> variables, String body) {
-    return Invocations.invoke(handler, event(route, bind(route, variables), Map.of(), body, false), null);
+    return Invocations.invoke(
+        handler, event(route, bind(route, variables), Map.of(), body, false), null);
   }
 
   /** The fixture's names, for every path variable a route may have. */
@@ -886,7 +897,9 @@ class BadInputTest {
     for (char c : value.toCharArray()) {
       out.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
     }
-    return out.length() > 40 ? out.substring(0, 40) + "... (" + value.length() + " chars)" : out.toString();
+    return out.length() > 40
+        ? out.substring(0, 40) + "... (" + value.length() + " chars)"
+        : out.toString();
   }
 
   private static Map<String, String> orderedMap(String... pairs) {

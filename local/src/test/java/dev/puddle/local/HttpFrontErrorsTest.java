@@ -206,7 +206,8 @@ class HttpFrontErrorsTest {
     for (int i = 1; i < lines.length; i++) {
       int colon = lines[i].indexOf(':');
       headers.put(
-          lines[i].substring(0, colon).toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).strip());
+          lines[i].substring(0, colon).toLowerCase(Locale.ROOT),
+          lines[i].substring(colon + 1).strip());
     }
     String body = response.substring(end + 4);
     if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {

@@ -345,7 +345,9 @@ public enum Route {
     String[] parts = decodedPath.startsWith("/") ? decodedPath.substring(1).split("/", -1) : null;
     SortedSet<String> methods = new TreeSet<>();
     if (parts != null) {
-      Arrays.stream(values()).filter(r -> r.bind(parts) != null).forEach(r -> methods.add(r.method));
+      Arrays.stream(values())
+          .filter(r -> r.bind(parts) != null)
+          .forEach(r -> methods.add(r.method));
     }
     return methods;
   }

@@ -115,7 +115,8 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   /** Registers a view from a metadata file, whose location is checked as a table's. */
   @Override
   public View registerView(TableIdentifier identifier, String metadataFileLocation) {
-    return super.registerView(identifier, RequestedLocations.check(warehouse, metadataFileLocation));
+    return super.registerView(
+        identifier, RequestedLocations.check(warehouse, metadataFileLocation));
   }
 
   /**

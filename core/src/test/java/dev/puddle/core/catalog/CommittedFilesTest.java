@@ -23,7 +23,8 @@ class CommittedFilesTest {
 
   @Test
   void aManifestListUnderTheTableOrAWritePathIsTaken() {
-    assertThatCode(() -> CommittedFiles.check(WAREHOUSE, withSnapshot(TABLE + "/metadata/s.avro", Map.of())))
+    assertThatCode(
+            () -> CommittedFiles.check(WAREHOUSE, withSnapshot(TABLE + "/s.avro", Map.of())))
         .doesNotThrowAnyException();
     assertThatCode(
             () ->

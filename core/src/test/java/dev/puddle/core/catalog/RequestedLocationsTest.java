@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.Map;
 import org.apache.iceberg.exceptions.BadRequestException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** Requested locations: normalised, then refused unless clean, in the bucket, in the warehouse. */
 class RequestedLocationsTest {
@@ -46,7 +46,10 @@ class RequestedLocationsTest {
     assertThatCode(
             () ->
                 RequestedLocations.checkObject(
-                    WAREHOUSE, true, "s3://bucket/wh/t", Map.of("write.data.path", "s3://bucket/wh/d")))
+                    WAREHOUSE,
+                    true,
+                    "s3://bucket/wh/t",
+                    Map.of("write.data.path", "s3://bucket/wh/d")))
         .doesNotThrowAnyException();
     assertThatThrownBy(
             () ->
@@ -62,10 +65,12 @@ class RequestedLocationsTest {
   @Test
   void aRegisteredObjectMayLieAnywhereInTheBucket() {
     assertThatCode(
-            () -> RequestedLocations.checkObject(WAREHOUSE, false, "s3://bucket/elsewhere", Map.of()))
+            () ->
+                RequestedLocations.checkObject(WAREHOUSE, false, "s3://bucket/elsewhere", Map.of()))
         .doesNotThrowAnyException();
     assertThatThrownBy(
-            () -> RequestedLocations.checkObject(WAREHOUSE, false, "s3://other/elsewhere", Map.of()))
+            () ->
+                RequestedLocations.checkObject(WAREHOUSE, false, "s3://other/elsewhere", Map.of()))
         .isInstanceOf(BadRequestException.class);
   }
 
