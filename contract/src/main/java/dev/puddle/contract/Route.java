@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * The route table: every HTTP operation Puddle serves, and the function group that serves it. It is
@@ -271,8 +273,22 @@ public enum Route {
 
   /** Whether a decoded path matches this route's template for some method. */
   public static boolean pathExists(String decodedPath) {
+    return !allowedMethods(decodedPath).isEmpty();
+  }
+
+  /**
+   * The methods some route serves on a decoded path, in alphabetical order: what a 405 lists in
+   * its {@code Allow} header. Empty for a path no route has.
+   */
+  public static SortedSet<String> allowedMethods(String decodedPath) {
     String[] parts = decodedPath.startsWith("/") ? decodedPath.substring(1).split("/", -1) : null;
-    return parts != null && Arrays.stream(values()).anyMatch(r -> r.bind(parts) != null);
+    SortedSet<String> methods = new TreeSet<>();
+    if (parts != null) {
+      Arrays.stream(values())
+          .filter(r -> r.bind(parts) != null)
+          .forEach(r -> methods.add(r.method));
+    }
+    return methods;
   }
 
   private Map<String, String> bind(String[] parts) {

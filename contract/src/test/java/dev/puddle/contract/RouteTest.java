@@ -221,4 +221,13 @@ class RouteTest {
     assertThat(Route.match("PUT", "/v1/wh/namespaces/sales/tables/orders")).isEmpty();
     assertThat(Route.pathExists("/v1/wh/namespaces/sales/tables/orders")).isTrue();
   }
+
+  @Test
+  void theAllowedMethodsOfAPathAreThoseOfEveryRouteOnIt() {
+    assertThat(Route.allowedMethods("/v1/wh/namespaces/sales/tables/orders"))
+        .containsExactly("DELETE", "GET", "HEAD", "POST");
+    assertThat(Route.allowedMethods("/v1/wh/namespaces")).containsExactly("GET", "POST");
+    assertThat(Route.allowedMethods("/v1/config")).containsExactly("GET");
+    assertThat(Route.allowedMethods("/v1/nothing")).isEmpty();
+  }
 }

@@ -74,9 +74,13 @@ final class CatalogFunction {
     }
     long start = System.nanoTime();
     RequestScope scope = new RequestScope(deadline(context));
-    Optional<Request> request = HttpApiEvents.toRequest(event);
+    Optional<Response> refusal = HttpApiEvents.refusal(event);
+    Optional<Request> request =
+        refusal.isPresent() ? Optional.empty() : HttpApiEvents.toRequest(event);
     Response response;
-    if (request.isEmpty()) {
+    if (refusal.isPresent()) {
+      response = refusal.get();
+    } else if (request.isEmpty()) {
       response = HttpApiEvents.noRoute(event);
     } else if (!options.groups().contains(request.get().route().group())) {
       response = refused(request.get());
@@ -105,6 +109,11 @@ final class CatalogFunction {
             cold.getAndSet(false),
             scope.stats()));
     return encoded;
+  }
+
+  /** The answer to an event too large to read: its body is over API Gateway's limit. */
+  HttpApiResponse tooLarge() {
+    return encoding.encode("POST", null, ErrorMapper.contentTooLarge(-1));
   }
 
   /** The next request is the first of a restored execution environment. */

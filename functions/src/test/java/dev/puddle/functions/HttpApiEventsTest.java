@@ -2,10 +2,12 @@ package dev.puddle.functions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.puddle.core.api.RequestLimits;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.contract.Route;
 import dev.puddle.core.api.Request;
+import dev.puddle.core.api.RequestLimits;
 import dev.puddle.core.api.Response;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -140,6 +142,56 @@ class HttpApiEventsTest {
     Response response = HttpApiEvents.noRoute(event);
     assertThat(response.status()).isEqualTo(405);
     assertThat(JSON.readTree(response.body()).at("/error/code").asInt()).isEqualTo(405);
+    assertThat(response.headers()).containsEntry("allow", "DELETE, GET, HEAD, POST");
+  }
+
+  @Test
+  void aBodyOverApiGatewaysLimitIsRefusedBeforeItIsRead() throws IOException {
+    String body = "x".repeat(RequestLimits.MAX_BODY_BYTES + 1);
+    HttpApiEvent event =
+        event(
+            "POST",
+            "POST /v1/{prefix}/namespaces",
+            "/v1/wh/namespaces",
+            Map.of("prefix", "wh"),
+            body,
+            false);
+
+    Response refusal = HttpApiEvents.refusal(event).orElseThrow();
+    assertThat(refusal.status()).isEqualTo(413);
+    assertThat(JSON.readTree(refusal.body()).at("/error/code").asInt()).isEqualTo(413);
+  }
+
+  @Test
+  void aBodyAtTheLimitIsTaken() {
+    String body = "x".repeat(RequestLimits.MAX_BODY_BYTES);
+    HttpApiEvent event =
+        event(
+            "POST",
+            "POST /v1/{prefix}/namespaces",
+            "/v1/wh/namespaces",
+            Map.of("prefix", "wh"),
+            Base64.getEncoder().encodeToString(body.getBytes(StandardCharsets.UTF_8)),
+            true);
+
+    assertThat(HttpApiEvents.refusal(event)).isEmpty();
+  }
+
+  @Test
+  void aBinaryBodyThatIsNotUtf8IsABadRequest() throws IOException {
+    HttpApiEvent event =
+        event(
+            "POST",
+            "POST /v1/{prefix}/namespaces",
+            "/v1/wh/namespaces",
+            Map.of("prefix", "wh"),
+            Base64.getEncoder().encodeToString(new byte[] {'{', (byte) 0xff, '}'}),
+            true);
+
+    Response refusal = HttpApiEvents.refusal(event).orElseThrow();
+    assertThat(refusal.status()).isEqualTo(400);
+    assertThat(JSON.readTree(refusal.body()).at("/error/type").asText())
+        .isEqualTo("BadRequestException");
   }
 
   @Test

@@ -26,10 +26,11 @@ import software.constructs.Construct;
 
 /**
  * The HTTP API: one route per entry of the route table served over HTTP, each integrated with the
- * alias of its group's function (payload format 2.0); the {@code $default} stage with throttling
- * and JSON access logs; optionally an API Gateway JWT authorizer for an external identity provider,
- * on every route that requires authentication (never the probes, nor the routes that hand out
- * tokens and their keys).
+ * alias of its group's function (payload format 2.0), and a catch-all {@code $default} route to the
+ * read function, which answers 404 or 405 as Iceberg errors; the {@code $default} stage with
+ * throttling and JSON access logs; optionally an API Gateway JWT authorizer for an external
+ * identity provider, on every route that requires authentication (never the probes, nor the routes
+ * that hand out tokens and their keys, nor the catch-all).
  */
 final class CatalogHttpApi extends Construct {
   /** The route table groups served by the HTTP API. */
@@ -57,6 +58,10 @@ final class CatalogHttpApi extends Construct {
           "integrationError", "$context.integrationErrorMessage",
           "error", "$context.error.message",
           "authorizerError", "$context.authorizer.error");
+
+  /** The group whose function answers the catch-all {@code $default} route. */
+  static final dev.puddle.contract.FunctionGroup CATCH_ALL_GROUP =
+      dev.puddle.contract.FunctionGroup.READ;
 
   private final HttpApi api;
   private final HttpStage stage;
@@ -132,6 +137,15 @@ final class CatalogHttpApi extends Construct {
       }
       builder.build();
     }
+    // the catch-all: a path no route has (404) or a method a path does not have (405, with
+    // Allow) is answered by the read function as an Iceberg error, from the route table alone,
+    // touching no database; without it API Gateway answers {"message":"Not Found"} itself
+    Group fallback = Group.serving(CATCH_ALL_GROUP);
+    HttpRoute.Builder.create(this, "Route-default")
+        .httpApi(api)
+        .routeKey(HttpRouteKey.DEFAULT)
+        .integration(integrations.get(fallback))
+        .build();
   }
 
   HttpApi api() {

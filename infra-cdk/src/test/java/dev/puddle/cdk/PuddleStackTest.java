@@ -22,6 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.contract.FunctionGroup;
 import dev.puddle.contract.Route;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -69,7 +72,8 @@ class PuddleStackTest {
                             FunctionGroup.ADMIN)
                         .contains(r.group()))
             .map(Route::routeKey)
-            .toList();
+            .collect(Collectors.toCollection(ArrayList::new));
+    expected.add("$default");
     List<String> routeKeys =
         s.resources("AWS::ApiGatewayV2::Route").values().stream()
             .map(r -> (String) map(r.get("Properties")).get("RouteKey"))
@@ -83,19 +87,43 @@ class PuddleStackTest {
   void eachRouteReachesTheLiveAliasOfItsGroupsFunction(Synthesized s) {
     for (Map<String, Object> route : s.resources("AWS::ApiGatewayV2::Route").values()) {
       Map<String, Object> properties = map(route.get("Properties"));
-      Route entry = Route.forRouteKey((String) properties.get("RouteKey")).orElseThrow();
-      String integration =
-          text(properties.get("Target")).replaceAll(".*Ref=([A-Za-z0-9]+).*", "$1");
-      Map<String, Object> integrationProperties = s.properties(integration);
-      assertThat(integrationProperties.get("PayloadFormatVersion")).isEqualTo("2.0");
-      String alias = ref(integrationProperties.get("IntegrationUri"));
-      Map<String, Object> aliasProperties = s.properties(alias);
+      String routeKey = (String) properties.get("RouteKey");
+      FunctionGroup group =
+          routeKey.equals("$default")
+              ? FunctionGroup.READ
+              : Route.forRouteKey(routeKey).orElseThrow().group();
 
-      assertThat(aliasProperties.get("Name")).isEqualTo("live");
-      assertThat(ref(aliasProperties.get("FunctionName")))
-          .as("%s", entry.routeKey())
-          .isEqualTo(s.function(Group.serving(entry.group())));
+      assertThat(functionBehind(s, properties))
+          .as("%s", routeKey)
+          .isEqualTo(s.function(Group.serving(group)));
     }
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void theCatchAllRouteGoesToTheReadFunctionWithoutAnAuthorizer(Synthesized s) {
+    List<Map<String, Object>> catchAll =
+        s.resources("AWS::ApiGatewayV2::Route").values().stream()
+            .map(r -> map(r.get("Properties")))
+            .filter(p -> "$default".equals(p.get("RouteKey")))
+            .toList();
+    assertThat(catchAll).hasSize(1);
+
+    assertThat(functionBehind(s, catchAll.get(0)))
+        .isEqualTo(s.function(Group.serving(FunctionGroup.READ)));
+    assertThat(catchAll.get(0).get("AuthorizationType")).isIn(null, "NONE");
+  }
+
+  /** The function a route's integration invokes, through its live alias. */
+  private static String functionBehind(Synthesized s, Map<String, Object> routeProperties) {
+    String integration =
+        text(routeProperties.get("Target")).replaceAll(".*Ref=([A-Za-z0-9]+).*", "$1");
+    Map<String, Object> integrationProperties = s.properties(integration);
+    assertThat(integrationProperties.get("PayloadFormatVersion")).isEqualTo("2.0");
+    Map<String, Object> aliasProperties =
+        s.properties(ref(integrationProperties.get("IntegrationUri")));
+    assertThat(aliasProperties.get("Name")).isEqualTo("live");
+    return ref(aliasProperties.get("FunctionName"));
   }
 
   @ParameterizedTest

@@ -5,11 +5,14 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.contract.Route;
 import dev.puddle.contract.RouteMatch;
+import dev.puddle.core.api.RequestLimits;
+import dev.puddle.core.rest.ErrorMapper;
 import dev.puddle.functions.HttpApiEvent;
 import dev.puddle.functions.HttpApiResponse;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
@@ -26,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpMethod;
@@ -54,6 +58,9 @@ final class ApiGatewayBridge extends Handler.Abstract {
 
   /** The request time of the current second, formatted once: it has no finer part. */
   private record Second(long epochSecond, String text) {}
+
+  /** The route key of API Gateway's catch-all route, where a path no route has goes. */
+  private static final String DEFAULT_ROUTE = "$default";
 
   private static volatile Second second = new Second(-1, "");
 
@@ -84,23 +91,40 @@ final class ApiGatewayBridge extends Handler.Abstract {
     String method = request.getMethod().toUpperCase(Locale.ROOT);
     // decoded as the JDK's URI#getPath does; Jetty's decoded path would also have ;parameters
     // dropped and dot segments resolved
-    String path = percentDecode(request.getHttpURI().getPath());
+    Optional<String> decoded = percentDecode(request.getHttpURI().getPath());
+    String rawQuery = request.getHttpURI().getQuery();
+    Optional<Map<String, String>> query =
+        rawQuery == null ? Optional.of(Map.of()) : queryParameters(rawQuery);
+    if (decoded.isEmpty() || query.isEmpty()) {
+      send(request, response, callback, ErrorMapper.toResponse(
+          new BadRequestException("Malformed request: the URI is not UTF-8 once decoded")));
+      return;
+    }
+    String path = decoded.get();
+    if (request.getLength() > RequestLimits.MAX_BODY_BYTES) {
+      send(request, response, callback, ErrorMapper.contentTooLarge(request.getLength()));
+      return;
+    }
     byte[] requestBody;
-    try {
-      requestBody = Content.Source.asInputStream(request).readAllBytes();
+    try (InputStream in = Content.Source.asInputStream(request)) {
+      // a body without a length is read up to the limit and no further
+      requestBody = in.readNBytes(RequestLimits.MAX_BODY_BYTES + 1);
     } catch (IOException e) {
       // the client went away while sending
       callback.failed(e);
       return;
     }
+    if (requestBody.length > RequestLimits.MAX_BODY_BYTES) {
+      send(request, response, callback, ErrorMapper.contentTooLarge(-1));
+      return;
+    }
     try {
+      // a path no route has goes to the catch-all route, as on AWS: the function answers it
       Optional<RouteMatch> match = Route.match(method, path);
-      if (match.isEmpty()) {
-        send(request, response, callback, 404, Map.of("content-type", "application/json"),
-            "{\"message\":\"Not Found\"}".getBytes(StandardCharsets.UTF_8));
-        return;
-      }
-      HttpApiEvent event = toEvent(request, method, path, match.get(), requestBody);
+      String routeKey = match.map(m -> m.route().routeKey()).orElse(DEFAULT_ROUTE);
+      Map<String, String> pathParameters = match.map(RouteMatch::pathParameters).orElse(Map.of());
+      HttpApiEvent event =
+          toEvent(request, method, path, query.get(), routeKey, pathParameters, requestBody);
       ByteArrayOutputStream output = new ByteArrayOutputStream();
       String requestId = event.requestContext().requestId();
       handler.handleRequest(
@@ -126,8 +150,21 @@ final class ApiGatewayBridge extends Handler.Abstract {
     }
   }
 
+  /** Sends an error the front raises itself, as the function would answer it. */
+  private static void send(
+      Request request, Response response, Callback callback, dev.puddle.core.api.Response error) {
+    send(request, response, callback, error.status(), error.headers(),
+        error.body().getBytes(StandardCharsets.UTF_8));
+  }
+
   private static HttpApiEvent toEvent(
-      Request request, String method, String path, RouteMatch match, byte[] bytes) {
+      Request request,
+      String method,
+      String path,
+      Map<String, String> query,
+      String routeKey,
+      Map<String, String> pathParameters,
+      byte[] bytes) {
     Map<String, String> headers = new LinkedHashMap<>();
     for (HttpField field : request.getHeaders()) {
       headers.merge(field.getLowerCaseName(), field.getValue(), (a, b) -> a + "," + b);
@@ -151,19 +188,19 @@ final class ApiGatewayBridge extends Handler.Abstract {
             headers.getOrDefault("host", "localhost"),
             http,
             requestId,
-            match.route().routeKey(),
+            routeKey,
             "$default",
             requestTime(now),
             now);
     return new HttpApiEvent(
         "2.0",
-        match.route().routeKey(),
+        routeKey,
         path,
         rawQuery == null ? "" : rawQuery,
         null,
         headers,
-        rawQuery == null ? null : queryParameters(rawQuery),
-        match.pathParameters().isEmpty() ? null : match.pathParameters(),
+        rawQuery == null ? null : query,
+        pathParameters.isEmpty() ? null : pathParameters,
         context,
         body,
         bytes.length > 0 && text.isEmpty());
@@ -191,22 +228,29 @@ final class ApiGatewayBridge extends Handler.Abstract {
     return new UUID(high, low).toString();
   }
 
-  /** Query parameters, percent-decoded, repeated names joined with commas, as API Gateway does. */
-  static Map<String, String> queryParameters(String rawQuery) {
+  /**
+   * Query parameters, percent-decoded, repeated names joined with commas, as API Gateway does;
+   * empty if one is not UTF-8 once decoded.
+   */
+  static Optional<Map<String, String>> queryParameters(String rawQuery) {
     Map<String, String> result = new LinkedHashMap<>();
     for (String pair : rawQuery.split("&")) {
       if (pair.isEmpty()) {
         continue;
       }
       int eq = pair.indexOf('=');
-      String name = percentDecode(eq < 0 ? pair : pair.substring(0, eq));
-      String value = eq < 0 ? "" : percentDecode(pair.substring(eq + 1));
-      result.merge(name, value, (a, b) -> a + "," + b);
+      Optional<String> name = percentDecode(eq < 0 ? pair : pair.substring(0, eq));
+      Optional<String> value = eq < 0 ? Optional.of("") : percentDecode(pair.substring(eq + 1));
+      if (name.isEmpty() || value.isEmpty()) {
+        return Optional.empty();
+      }
+      result.merge(name.get(), value.get(), (a, b) -> a + "," + b);
     }
-    return result;
+    return Optional.of(result);
   }
 
-  private static String percentDecode(String value) {
+  /** A percent-decoded URI part, or empty if the bytes it decodes to are not UTF-8. */
+  private static Optional<String> percentDecode(String value) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
@@ -222,7 +266,7 @@ final class ApiGatewayBridge extends Handler.Abstract {
       byte[] bytes = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
       out.write(bytes, 0, bytes.length);
     }
-    return out.toString(StandardCharsets.UTF_8);
+    return utf8(out.toByteArray());
   }
 
   private static Optional<String> utf8(byte[] bytes) {

@@ -1,5 +1,6 @@
 package dev.puddle.local;
 
+import dev.puddle.core.api.RequestLimits;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -14,13 +15,11 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * Iceberg's Java client looks {@code ETag} up case-sensitively (the JDK's HttpServer, the front
  * before, sent {@code Etag}). Its connections have Nagle's algorithm off, as API Gateway's do:
  * with it on, a response longer than one segment waits ~40 ms for the client's delayed ACK.
+ * Errors Jetty raises itself are {@link FrontErrors}: JSON, never an HTML page.
  */
 final class HttpFront implements AutoCloseable {
   /** Connections waiting to be accepted, beyond which the system refuses more. */
   private static final int BACKLOG = 128;
-
-  /** API Gateway's limit on an HTTP API request's line and headers together. */
-  private static final int REQUEST_HEADER_BYTES = 10240;
 
   /** Jetty's threads besides the request threads: one accepts connections, one selects. */
   private static final int ACCEPTORS = 1;
@@ -49,7 +48,7 @@ final class HttpFront implements AutoCloseable {
     Server server = new Server(pool);
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
-    http.setRequestHeaderSize(REQUEST_HEADER_BYTES);
+    http.setRequestHeaderSize(RequestLimits.MAX_REQUEST_LINE_AND_HEADER_BYTES);
     // API Gateway takes paths Jetty refuses as ambiguous by default, such as %2F in a name
     http.setUriCompliance(UriCompliance.UNSAFE);
     ServerConnector connector =
@@ -59,6 +58,7 @@ final class HttpFront implements AutoCloseable {
     connector.setAcceptQueueSize(BACKLOG);
     server.addConnector(connector);
     server.setHandler(bridge);
+    server.setErrorHandler(new FrontErrors());
     try {
       server.start();
     } catch (Exception e) {

@@ -194,11 +194,13 @@ class CredentialVendingTest {
     String uri = stsCatalog(sts, caller);
     RESTCatalog engine = client(uri, warehouse, Map.of(DELEGATION, "vended-credentials"));
     engine.createNamespace(NS);
+    // a write path apart from the table's location: within the warehouse, as every one must be
+    String dataPath = "s3://" + LocalTwin.BUCKET + "/" + warehouse + "/bulk/orders";
 
     Table created =
         engine
             .buildTable(ORDERS, SCHEMA)
-            .withProperty("write.data.path", "s3://bulk/orders")
+            .withProperty("write.data.path", dataPath)
             .create();
 
     assertThat(sts.calls()).hasSize(1);
@@ -206,7 +208,7 @@ class CredentialVendingTest {
     assertThat(writer.roleArn()).isEqualTo(ROLE);
     assertThat(writer.sessionName()).startsWith("puddle@default@grantee-");
     assertThat(writer.durationSeconds()).isEqualTo(3600);
-    Map<String, String> properties = Map.of("write.data.path", "s3://bulk/orders");
+    Map<String, String> properties = Map.of("write.data.path", dataPath);
     assertThat(JSON.readTree(writer.policy()))
         .isEqualTo(
             JSON.readTree(

@@ -6,11 +6,10 @@ import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.CatalogObjects.Swap;
-import dev.puddle.core.metastore.Locations;
 import dev.puddle.core.metastore.Warehouse;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.io.FileIO;
@@ -67,15 +66,14 @@ final class ObjectCommitter {
   }
 
   /**
-   * Fails unless the location lies within the warehouse, where Puddle may manage files. Checked
-   * before a metadata file is written there; a registered object's files are someone else's.
+   * Fails unless the object's location and write paths may be used ({@link RequestedLocations}):
+   * within the warehouse, where Puddle may manage files, unless the object is registered, whose
+   * files are someone else's. Checked before a metadata file is written there.
    */
-  void checkLocation(CatalogObject current, boolean registering, String location) {
+  void checkLocation(
+      CatalogObject current, boolean registering, String location, Map<String, String> properties) {
     boolean owned = current == null ? !registering : current.ownsLocation();
-    if (owned && !Locations.isWithin(location, warehouse.location())) {
-      throw new BadRequestException(
-          "Location %s is outside the warehouse location %s", location, warehouse.location());
-    }
+    RequestedLocations.checkObject(warehouse, owned, location, properties);
   }
 
   /**

@@ -24,6 +24,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.view.BaseMetastoreViewCatalog;
+import org.apache.iceberg.view.View;
 import org.apache.iceberg.view.ViewOperations;
 
 /**
@@ -126,6 +127,23 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   }
 
   /**
+   * Registers a table from a metadata file, whose location must be one {@link RequestedLocations}
+   * allows, checked before the file is read.
+   */
+  @Override
+  public Table registerTable(TableIdentifier identifier, String metadataFileLocation) {
+    return super.registerTable(
+        identifier, RequestedLocations.check(warehouse, metadataFileLocation));
+  }
+
+  /** Registers a view from a metadata file, whose location is checked as a table's. */
+  @Override
+  public View registerView(TableIdentifier identifier, String metadataFileLocation) {
+    return super.registerView(
+        identifier, RequestedLocations.check(warehouse, metadataFileLocation));
+  }
+
+  /**
    * Registers a table; with {@code overwrite}, an existing table of that name is pointed at the
    * registered metadata instead, and from then on owns no location.
    */
@@ -135,12 +153,14 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
     if (!overwrite || !tableExists(identifier)) {
       return registerTable(identifier, metadataFileLocation);
     }
-    TableMetadata metadata = TableMetadataParser.read(io, metadataFileLocation);
+    String checked = RequestedLocations.check(warehouse, metadataFileLocation);
+    TableMetadata metadata = TableMetadataParser.read(io, checked);
+    RequestedLocations.checkObject(warehouse, false, metadata.location(), metadata.properties());
     objects.overwriteRegistered(
         warehouse,
         identifier,
         metadata.location(),
-        metadataFileLocation,
+        checked,
         TableMetadataParser.toJson(metadata),
         mark);
     return loadTable(identifier);

@@ -95,8 +95,18 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
 
   /** Writes a new metadata file for uncommitted metadata based on the current version. */
   String writeMetadata(TableMetadata metadata) {
-    committer.checkLocation(row, false, metadata.location());
+    checkLocations(row, false, metadata);
     return writeNewMetadataIfRequired(false, metadata);
+  }
+
+  /**
+   * Fails unless the table's locations may be used and the files the change adds lie within them:
+   * every commit path (create, staged create, commit, multi-table transaction) passes here before
+   * it writes a metadata file.
+   */
+  private void checkLocations(CatalogObject current, boolean registering, TableMetadata metadata) {
+    committer.checkLocation(current, registering, metadata.location(), metadata.properties());
+    CommittedFiles.check(warehouse, metadata);
   }
 
   @Override
@@ -155,7 +165,7 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
   }
 
   private CatalogObjects.Swap stageSwap(TableMetadata metadata) {
-    committer.checkLocation(row, false, metadata.location());
+    checkLocations(row, false, metadata);
     staging = new StagingFileIO();
     String location;
     byte[] bytes;
@@ -287,7 +297,7 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
   private void create(TableMetadata metadata) {
     // a registered table's metadata file already exists and was placed by someone else
     boolean registering = metadata.metadataFileLocation() != null;
-    committer.checkLocation(null, registering, metadata.location());
+    checkLocations(null, registering, metadata);
     String metadataLocation = writeNewMetadataIfRequired(true, metadata);
     String json = TableMetadataParser.toJson(metadata);
     committedJson.put(metadataLocation, json);

@@ -67,7 +67,7 @@ final class PuddleViewOperations extends BaseViewOperations {
     RequestScope.current().stats().commitAttempted();
     CatalogObject current = base == null ? null : row;
     boolean registering = base == null && metadata.metadataFileLocation() != null;
-    committer.checkLocation(current, registering, metadata.location());
+    committer.checkLocation(current, registering, metadata.location(), metadata.properties());
     String metadataLocation = writeNewMetadataIfRequired(metadata);
     known =
         committer.commit(

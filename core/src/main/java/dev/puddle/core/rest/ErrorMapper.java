@@ -1,6 +1,9 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.core.api.RequestLimits;
 import dev.puddle.core.api.Response;
+import java.util.Collection;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -51,6 +54,9 @@ public final class ErrorMapper {
           Map.entry(CommitStateUnknownException.class, 500),
           Map.entry(ServiceUnavailableException.class, 503));
 
+  /** How much of a path an error message quotes. */
+  private static final int MAX_QUOTED_CHARS = 200;
+
   private ErrorMapper() {}
 
   public static Response toResponse(Throwable error) {
@@ -66,6 +72,50 @@ public final class ErrorMapper {
       message = error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
     }
     return error(status, error.getClass().getSimpleName(), message);
+  }
+
+  /** 404 for a path no route has. */
+  public static Response noRoute(String method, String path) {
+    return error(404, "NotFoundException", "No route for " + method + " " + printable(path));
+  }
+
+  /** 405 for a path some route has, but not with this method; {@code Allow} lists those it has. */
+  public static Response methodNotAllowed(
+      String method, String path, Collection<String> allowedMethods) {
+    return error(
+            405,
+            "MethodNotAllowedException",
+            "Method " + method + " is not allowed on " + printable(path))
+        .withHeader("allow", String.join(", ", allowedMethods));
+  }
+
+  /** 413 for a body over API Gateway's limit, {@link RequestLimits#MAX_BODY_BYTES}. */
+  public static Response contentTooLarge(long bytes) {
+    return error(
+        413,
+        "ContentTooLargeException",
+        String.format(
+            Locale.ROOT,
+            "Request body of %s bytes exceeds the limit of %d bytes",
+            bytes < 0 ? "more than " + RequestLimits.MAX_BODY_BYTES : Long.toString(bytes),
+            RequestLimits.MAX_BODY_BYTES));
+  }
+
+  /**
+   * A path as an error message may quote it: control characters escaped, and cut short, so that
+   * a message stays readable and small whatever the client sent.
+   */
+  static String printable(String path) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < path.length() && out.length() < MAX_QUOTED_CHARS; i++) {
+      char c = path.charAt(i);
+      if (Character.isISOControl(c)) {
+        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.length() < path.length() ? out + "..." : out.toString();
   }
 
   public static Response error(int status, String type, String message) {

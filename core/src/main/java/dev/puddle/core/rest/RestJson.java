@@ -49,6 +49,14 @@ public final class RestJson {
     if (body == null || body.isBlank()) {
       throw new BadRequestException("Malformed request: missing body");
     }
+    int first = 0;
+    while (Character.isWhitespace(body.charAt(first))) {
+      first++;
+    }
+    if (body.charAt(first) != '{') {
+      // an array, a scalar or null would otherwise read as a message with no fields
+      throw new BadRequestException("Malformed request: the body is not a JSON object");
+    }
     try {
       T message = MAPPER.readValue(body, type);
       if (message == null) {

@@ -7,6 +7,7 @@ import dev.puddle.core.access.Targets;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.catalog.Committed;
+import dev.puddle.core.catalog.RequestedLocations;
 import dev.puddle.core.catalog.TableCommit;
 import dev.puddle.core.catalog.VersionCache;
 import dev.puddle.core.metastore.CatalogObject.Kind;
@@ -93,6 +94,7 @@ final class TableEndpoints {
     request.validate();
     Namespace namespace = scope.namespace();
     Names.checkCreatable(TableIdentifier.of(namespace, request.name()));
+    RequestedLocations.checkCreate(scope.warehouse(), request.location(), request.properties());
     LoadTableResponse response =
         request.stageCreate()
             ? CatalogHandlers.stageTableCreate(scope.catalog(), namespace, request)

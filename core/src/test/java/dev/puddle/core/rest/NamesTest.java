@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -110,6 +111,59 @@ class NamesTest {
   void aTableInAnUnaddressableNamespaceIsRefused(String level) {
     assertThatThrownBy(() -> Names.checkCreatable(TableIdentifier.of(Namespace.of(level), "t")))
         .isInstanceOf(BadRequestException.class);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {".", "..", "nul\u0000"})
+  void namesThatPathsCannotCarryAreRefused(String name) {
+    assertThatThrownBy(() -> Names.checkCreatable(TableIdentifier.of("sales", name)))
+        .isInstanceOf(BadRequestException.class);
+  }
+
+  @Test
+  void aLevelOrNameIsAtMost255BytesOfUtf8() {
+    String most = "é".repeat(NameLimits.MAX_NAME_BYTES / 2) + "x";
+    assertThatCode(() -> Names.checkCreatable(Namespace.of(most))).doesNotThrowAnyException();
+    assertThatThrownBy(() -> Names.checkCreatable(Namespace.of(most + "x")))
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("256 bytes");
+    assertThatThrownBy(() -> Names.checkCreatable(TableIdentifier.of("sales", most + "x")))
+        .isInstanceOf(BadRequestException.class);
+  }
+
+  @Test
+  void aNamespaceHasAtMost16Levels() {
+    String[] levels = new String[NameLimits.MAX_LEVELS];
+    Arrays.fill(levels, "l");
+    assertThatCode(() -> Names.checkCreatable(Namespace.of(levels))).doesNotThrowAnyException();
+    String[] more = Arrays.copyOf(levels, levels.length + 1);
+    more[levels.length] = "l";
+    assertThatThrownBy(() -> Names.checkCreatable(Namespace.of(more)))
+        .isInstanceOf(BadRequestException.class);
+    assertThatThrownBy(() -> Names.checkCreatable(TableIdentifier.of(Namespace.of(more), "t")))
+        .isInstanceOf(BadRequestException.class);
+  }
+
+  @Test
+  void aNamespaceAndNameTakeAtMost768CharactersOfAPathOnceEncoded() {
+    // 3 levels of 200 and a name of 163: 600 + 2 separators of 3 + 1 + 161 = 768
+    Namespace namespace = Namespace.of("a".repeat(200), "b".repeat(200), "c".repeat(200));
+    assertThatCode(() -> Names.checkCreatable(TableIdentifier.of(namespace, "t".repeat(161))))
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> Names.checkCreatable(TableIdentifier.of(namespace, "t".repeat(162))))
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("769 characters");
+    // every byte of a non-ASCII name takes three characters
+    assertThatThrownBy(
+            () -> Names.checkCreatable(Namespace.of("é".repeat(127), "é".repeat(127))))
+        .isInstanceOf(BadRequestException.class);
+  }
+
+  @Test
+  void aRefusalQuotesAVeryLongNameShortened() {
+    assertThatThrownBy(() -> Names.checkCreatable(Namespace.of("n".repeat(10_000))))
+        .isInstanceOf(BadRequestException.class)
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(400));
   }
 
   /** Percent-decodes as API Gateway decodes paths: {@code %XX} only, {@code +} stays. */
