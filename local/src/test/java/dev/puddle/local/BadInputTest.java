@@ -156,12 +156,7 @@ class BadInputTest {
     warehouse = twin().warehouse("bad-input", Map.of());
     handler =
         new CatalogHandler(
-            new CatalogApi(
-                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                twin().local().database(),
-                twin().local().storage(),
-                null,
-                RootCaller.of(LocalTwin.REALM)));
+            CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), twin().local().database(), twin().local().storage()).authenticator(RootCaller.of(LocalTwin.REALM)).build());
     dump = MetastoreDump.of(twin().local().database());
     succeed(Route.CREATE_NAMESPACE, existing(), "{\"namespace\":[\"" + NAMESPACE + "\"]}");
     JsonNode table =
