@@ -6,25 +6,27 @@ import java.util.List;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.avro.Avro;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetWriter;
 import org.apache.iceberg.io.DataWriter;
-import org.apache.iceberg.parquet.Parquet;
 
 /** The "writer" engine: appends rows to an unpartitioned table with Iceberg's Java API alone. */
 final class IcebergWriter {
   private IcebergWriter() {}
 
-  /** Writes {@code ids} (with {@code total = id * 1.5}) to one Parquet file and commits it. */
+  /**
+   * Writes {@code ids} (with {@code total = id * 1.5}) to one Avro data file and commits it. Avro,
+   * because Trino's class path has Iceberg's generic Avro writer but not Parquet's Hadoop writer.
+   */
   static void append(Table table, List<Long> ids) {
-    String path = table.locationProvider().newDataLocation("writer-" + UUID.randomUUID() + ".parquet");
+    String path = table.locationProvider().newDataLocation("writer-" + UUID.randomUUID() + ".avro");
     DataWriter<Record> writer;
     try {
       writer =
-          Parquet.writeData(table.io().newOutputFile(path))
+          Avro.writeData(table.io().newOutputFile(path))
               .schema(table.schema())
-              .createWriterFunc(GenericParquetWriter::buildWriter)
+              .createWriterFunc(org.apache.iceberg.data.avro.DataWriter::create)
               .withSpec(table.spec())
               .build();
       try (writer) {

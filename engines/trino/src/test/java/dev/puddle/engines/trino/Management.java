@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.engines.twin.PuddleTwin;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;

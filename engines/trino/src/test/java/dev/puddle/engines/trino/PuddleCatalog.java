@@ -1,5 +1,6 @@
 package dev.puddle.engines.trino;
 
+import dev.puddle.engines.twin.PuddleTwin;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

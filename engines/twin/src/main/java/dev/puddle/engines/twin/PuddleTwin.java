@@ -1,4 +1,4 @@
-package dev.puddle.engines.trino;
+package dev.puddle.engines.twin;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 
 /**
  * Puddle's local twin as a user runs it: {@code java -jar local/target/puddle-local.jar} in a child
@@ -51,7 +53,11 @@ public final class PuddleTwin implements AutoCloseable {
     this.clientProperties = clientProperties;
   }
 
-  /** One twin for every test class of this JVM, stopped when the JVM exits. */
+  /**
+   * One twin for every test class of this JVM, stopped when the JVM exits. The jar is {@code
+   * -Dpuddle.local.jar} (default {@code ../../local/target/puddle-local.jar}), the twin's output
+   * goes to {@code -Dpuddle.twin.log} (default {@code target/puddle-twin.log}).
+   */
   public static synchronized PuddleTwin shared() {
     if (shared == null) {
       shared = start();
@@ -62,7 +68,8 @@ public final class PuddleTwin implements AutoCloseable {
 
   /** Starts a twin and waits until it says it is ready, with the properties it printed. */
   public static PuddleTwin start() {
-    Path jar = Path.of(System.getProperty("puddle.local.jar", "../../local/target/puddle-local.jar"));
+    Path jar =
+        Path.of(System.getProperty("puddle.local.jar", "../../local/target/puddle-local.jar"));
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
           jar.toAbsolutePath() + " is missing: build the local module first (./mvnw package)");
@@ -187,21 +194,40 @@ public final class PuddleTwin implements AutoCloseable {
     return clientProperties;
   }
 
-  /** Stops the twin as Ctrl-C would (it stops its PostgreSQL) and deletes its data. */
+  /**
+   * Stops the twin as Ctrl-C would, which stops its PostgreSQL, and deletes its data. PostgreSQL
+   * runs detached from the twin's JVM, so if the twin had to be killed, its postmaster is stopped
+   * by the pid it recorded.
+   */
   @Override
   public void close() {
     process.destroy();
     try {
       if (!process.waitFor(60, TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        stopLeftoverPostgres();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    try (var paths = Files.walk(dataDirectory)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    try (Stream<Path> paths = Files.walk(dataDirectory)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     } catch (IOException e) {
       System.err.println("Could not delete " + dataDirectory + ": " + e.getMessage());
+    }
+  }
+
+  private void stopLeftoverPostgres() {
+    Path pidFile = dataDirectory.resolve("postgres/postmaster.pid");
+    try {
+      if (Files.exists(pidFile)) {
+        long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().strip());
+        ProcessHandle.of(pid)
+            .filter(p -> p.info().command().orElse("").contains("postgres"))
+            .ifPresent(ProcessHandle::destroy);
+      }
+    } catch (IOException | RuntimeException e) {
+      System.err.println("Could not check for a leftover PostgreSQL: " + e.getMessage());
     }
   }
 }
