@@ -20,7 +20,8 @@ final class IcebergWriter {
    * because Trino's class path has Iceberg's generic Avro writer but not Parquet's Hadoop writer.
    */
   static void append(Table table, List<Long> ids) {
-    String path = table.locationProvider().newDataLocation("writer-" + UUID.randomUUID() + ".avro");
+    String path =
+        table.locationProvider().newDataLocation("writer-" + UUID.randomUUID() + ".avro");
     DataWriter<Record> writer;
     try {
       writer =

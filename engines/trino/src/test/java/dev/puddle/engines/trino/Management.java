@@ -124,7 +124,8 @@ public final class Management {
         }
       }
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("The purge of " + identifier + " did not end in " + timeout);
+        throw new IllegalStateException(
+            "The purge of " + identifier + " did not end in " + timeout);
       }
       pause();
     }

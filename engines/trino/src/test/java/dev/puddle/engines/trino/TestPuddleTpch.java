@@ -21,6 +21,7 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,6 +43,8 @@ class TestPuddleTpch extends AbstractTestQueryFramework {
   private static final String REFERENCE = "tpch_standard";
   /** Relative difference allowed between two sums of doubles added up in another order. */
   private static final double DOUBLE_TOLERANCE = 1e-9;
+  private static final Pattern VIEW =
+      Pattern.compile("^CREATE OR REPLACE VIEW\\s+(\\w+)\\s+AS", Pattern.CASE_INSENSITIVE);
 
   @Override
   protected QueryRunner createQueryRunner() throws Exception {
@@ -135,7 +138,7 @@ class TestPuddleTpch extends AbstractTestQueryFramework {
     }
     String with =
         views.stream()
-            .map(view -> view.replaceFirst("(?is)^CREATE OR REPLACE VIEW\\s+(\\w+)\\s+AS", "$1 AS ("))
+            .map(view -> VIEW.matcher(view).replaceFirst("$1 AS ("))
             .map(view -> view + ")")
             .collect(Collectors.joining(", ", "WITH ", " "));
     return with + statements.getLast();
