@@ -36,8 +36,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code java -jar bench/target/puddle-bench.jar}: starts Puddle's local twin and Iceberg's
  * reference REST server side by side, drives both with the same client load, interleaved, measures
- * what concerns Puddle alone, and prints the report as Markdown. The report is also written, as
- * the record of the run, to {@code docs/benchmarks/results/<the run's UTC date>.md} (or to {@code
+ * what concerns Puddle alone, and prints the report as Markdown. The report is also written, as the
+ * record of the run, to {@code docs/benchmarks/results/<the run's UTC date>.md} (or to {@code
  * --results-dir}); the docs link to that folder rather than quote its figures.
  */
 @Command(
@@ -139,8 +139,7 @@ public final class Benchmarks implements Callable<Integer> {
   @Option(
       names = "--only",
       split = ",",
-      description =
-          "Run only these measurements: ${COMPLETION-CANDIDATES} (default: all).")
+      description = "Run only these measurements: ${COMPLETION-CANDIDATES} (default: all).")
   Set<SideBySide.Part> only = EnumSet.allOf(SideBySide.Part.class);
 
   @Option(

@@ -93,8 +93,7 @@ public final class SideBySide {
     }
     if (settings.only().contains(Part.LOADS)) {
       loads(SMALL, "small table");
-      loads(
-          MANY_SNAPSHOTS, String.format(Locale.ROOT, "%,d-snapshot table", settings.snapshots()));
+      loads(MANY_SNAPSHOTS, String.format(Locale.ROOT, "%,d-snapshot table", settings.snapshots()));
     }
     if (settings.only().contains(Part.CREATES)) {
       creates();
@@ -126,8 +125,7 @@ public final class SideBySide {
           List<Round<Latencies>> full =
               interleave(
                   name,
-                  new LoadTableLatency(
-                      table, false, settings.budget(), settings.loadWarmUp()));
+                  new LoadTableLatency(table, false, settings.budget(), settings.loadWarmUp()));
           report.add(
               Comparison.of(name + ": p50", "ms", full, Latencies::p50)
                   .withGoal("≤ 0.5x", c -> c.medianRatio() <= 0.5));

@@ -277,8 +277,8 @@ public enum Route {
   }
 
   /**
-   * The methods some route serves on a decoded path, in alphabetical order: what a 405 lists in
-   * its {@code Allow} header. Empty for a path no route has.
+   * The methods some route serves on a decoded path, in alphabetical order: what a 405 lists in its
+   * {@code Allow} header. Empty for a path no route has.
    */
   public static SortedSet<String> allowedMethods(String decodedPath) {
     String[] parts = decodedPath.startsWith("/") ? decodedPath.substring(1).split("/", -1) : null;

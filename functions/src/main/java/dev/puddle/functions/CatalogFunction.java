@@ -33,8 +33,8 @@ final class CatalogFunction {
 
   /**
    * The answer to an invocation that is no API Gateway event, such as the keep-alive schedule's
-   * EventBridge event: invoking the alias is all it is for, so it costs no database call and
-   * leaves no request line in the logs or the metrics.
+   * EventBridge event: invoking the alias is all it is for, so it costs no database call and leaves
+   * no request line in the logs or the metrics.
    */
   private static final HttpApiResponse KEEP_ALIVE = new HttpApiResponse(204, null, null, false);
 

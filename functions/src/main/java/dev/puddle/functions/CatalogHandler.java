@@ -26,8 +26,8 @@ import org.crac.Resource;
  */
 public final class CatalogHandler implements RequestStreamHandler, Resource {
   /**
-   * The longest string an event may hold: the base64 of a body of API Gateway's limit, and some.
-   * An event with a longer one (a body beyond the limit) is answered 413 without being read.
+   * The longest string an event may hold: the base64 of a body of API Gateway's limit, and some. An
+   * event with a longer one (a body beyond the limit) is answered 413 without being read.
    */
   private static final int MAX_EVENT_STRING_CHARS = RequestLimits.MAX_BODY_BYTES / 3 * 4 + 1024;
 

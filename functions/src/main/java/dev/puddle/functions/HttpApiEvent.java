@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An API Gateway HTTP API event, payload format 2.0, as Lambda delivers it. API Gateway has
- * already decoded {@code rawPath}, the path parameters and the query parameters.
+ * An API Gateway HTTP API event, payload format 2.0, as Lambda delivers it. API Gateway has already
+ * decoded {@code rawPath}, the path parameters and the query parameters.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record HttpApiEvent(

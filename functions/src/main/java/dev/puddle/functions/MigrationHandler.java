@@ -18,10 +18,10 @@ import java.util.Map;
 
 /**
  * The migration function (group {@code migrate}): the Lambda behind the CloudFormation custom
- * resource that brings the metastore schema up to date at deploy time, bootstraps the realm's
- * root principal ({@link RealmBootstrap}) and creates the default warehouse if asked to. What it
- * does on Create, Update and Delete, and the variables it reads, are in {@code
- * docs/deploy-aws.md} and {@code docs/configuration.md}.
+ * resource that brings the metastore schema up to date at deploy time, bootstraps the realm's root
+ * principal ({@link RealmBootstrap}) and creates the default warehouse if asked to. What it does on
+ * Create, Update and Delete, and the variables it reads, are in {@code docs/deploy-aws.md} and
+ * {@code docs/configuration.md}.
  */
 public final class MigrationHandler implements RequestStreamHandler {
   /** The custom resource's physical id: the one schema of the metastore. */

@@ -70,8 +70,8 @@ public final class RequestLog {
 
   /**
    * A short line for people at a terminal: time (in {@code zone}), method, path, status (and the
-   * error type), latency and principal, e.g. {@code 14:02:31.207 GET /v1/default/namespaces 200
-   * 3.1 ms root}.
+   * error type), latency and principal, e.g. {@code 14:02:31.207 GET /v1/default/namespaces 200 3.1
+   * ms root}.
    */
   public static RequestLog text(PrintStream out, ZoneId zone) {
     return new RequestLog(new Text(zone), out);

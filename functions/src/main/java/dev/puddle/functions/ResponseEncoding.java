@@ -13,10 +13,9 @@ import java.util.zip.Deflater;
 /**
  * Turns a core response into the response API Gateway expects, within Lambda's 6 MB limit for
  * synchronous responses: bodies from {@code minBytes} up are gzipped when the client accepts it
- * (with the gzip the response carries, else at the fastest level) and travel base64-encoded
- * ({@code isBase64Encoded}), so a table with 20 MB of metadata JSON still loads. A response that
- * does not fit even so is replaced by a 500 that says why, instead of Lambda failing the
- * invocation.
+ * (with the gzip the response carries, else at the fastest level) and travel base64-encoded ({@code
+ * isBase64Encoded}), so a table with 20 MB of metadata JSON still loads. A response that does not
+ * fit even so is replaced by a 500 that says why, instead of Lambda failing the invocation.
  */
 final class ResponseEncoding {
   /**
@@ -52,8 +51,7 @@ final class ResponseEncoding {
     if (gzip) {
       String body = Base64.getEncoder().encodeToString(Gzip.compress(bytes, Deflater.BEST_SPEED));
       if (body.length() > MAX_BODY_CHARS) {
-        body =
-            Base64.getEncoder().encodeToString(Gzip.compress(bytes, Deflater.BEST_COMPRESSION));
+        body = Base64.getEncoder().encodeToString(Gzip.compress(bytes, Deflater.BEST_COMPRESSION));
       }
       if (body.length() <= MAX_BODY_CHARS) {
         return gzipped(response, body);

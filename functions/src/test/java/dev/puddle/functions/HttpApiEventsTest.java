@@ -2,7 +2,6 @@ package dev.puddle.functions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.puddle.core.api.RequestLimits;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.contract.Route;
@@ -24,8 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Protects the conversion between API Gateway HTTP API events and core requests: the route comes
  * from the route key or, behind a {@code $default} catch-all, from the decoded path; bodies arrive
- * decoded; unmatched requests get 404 or 405 as API Gateway would answer them. It also checks
- * every sample in {@code events/} against the route table.
+ * decoded; unmatched requests get 404 or 405 as API Gateway would answer them. It also checks every
+ * sample in {@code events/} against the route table.
  */
 class HttpApiEventsTest {
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -49,7 +49,9 @@ class KeepAliveTest {
     storage = Storage.s3Compatible("http://127.0.0.1:9", "us-east-1", "key", "secret");
     function =
         new CatalogFunction(
-            CatalogApi.builder(new CatalogApi.Settings("acme", "wh"), database, storage).authenticator(RootCaller.of("acme")).build(),
+            CatalogApi.builder(new CatalogApi.Settings("acme", "wh"), database, storage)
+                .authenticator(RootCaller.of("acme"))
+                .build(),
             new CatalogFunction.Options(
                 EnumSet.of(FunctionGroup.WRITE),
                 "acme",

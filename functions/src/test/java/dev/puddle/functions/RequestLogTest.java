@@ -52,7 +52,9 @@ class RequestLogTest {
             1);
     storage = Storage.s3Compatible("http://127.0.0.1:9", "us-east-1", "key", "secret");
     CatalogApi api =
-        CatalogApi.builder(new CatalogApi.Settings("acme", "wh"), database, storage).authenticator(RootCaller.of("acme")).build();
+        CatalogApi.builder(new CatalogApi.Settings("acme", "wh"), database, storage)
+            .authenticator(RootCaller.of("acme"))
+            .build();
     function =
         new CatalogFunction(
             api,
@@ -129,8 +131,13 @@ class RequestLogTest {
     // an issuer with its key in memory, binding its tokens to the realm "tenant-b"
     PrimingIssuer issuer = PrimingIssuer.generate("tenant-b", Clock.systemUTC());
     CatalogApi api =
-        CatalogApi.builder(new CatalogApi.Settings("acme", "wh"), database, storage).authenticator(new JwtAuthenticator(
-                List.of(issuer.trusted()), JwtAuthenticator.DEFAULT_CLOCK_SKEW, Clock.systemUTC())).build();
+        CatalogApi.builder(new CatalogApi.Settings("acme", "wh"), database, storage)
+            .authenticator(
+                new JwtAuthenticator(
+                    List.of(issuer.trusted()),
+                    JwtAuthenticator.DEFAULT_CLOCK_SKEW,
+                    Clock.systemUTC()))
+            .build();
     CatalogFunction authenticating =
         new CatalogFunction(
             api,
@@ -167,8 +174,13 @@ class RequestLogTest {
   void theTextLineGivesTimeMethodPathStatusLatencyAndPrincipalAndNothingSent() {
     PrimingIssuer issuer = PrimingIssuer.generate("acme", Clock.systemUTC());
     CatalogApi api =
-        CatalogApi.builder(new CatalogApi.Settings("acme", "wh"), database, storage).authenticator(new JwtAuthenticator(
-                List.of(issuer.trusted()), JwtAuthenticator.DEFAULT_CLOCK_SKEW, Clock.systemUTC())).build();
+        CatalogApi.builder(new CatalogApi.Settings("acme", "wh"), database, storage)
+            .authenticator(
+                new JwtAuthenticator(
+                    List.of(issuer.trusted()),
+                    JwtAuthenticator.DEFAULT_CLOCK_SKEW,
+                    Clock.systemUTC()))
+            .build();
     ZoneOffset zone = ZoneOffset.ofHoursMinutes(5, 30);
     CatalogFunction texting =
         new CatalogFunction(
@@ -192,9 +204,7 @@ class RequestLogTest {
     assertThat(lines).hasSize(2);
     String time = "\\d{2}:\\d{2}:\\d{2}\\.\\d{3}";
     assertThat(lines.get(0))
-        .matches(
-            time
-                + " GET /v1/wh/namespaces/sales 401 NotAuthorizedException \\d+\\.\\d ms -");
+        .matches(time + " GET /v1/wh/namespaces/sales 401 NotAuthorizedException \\d+\\.\\d ms -");
     // past authentication, the unreachable metastore answers; the caller is named
     assertThat(lines.get(1))
         .matches(

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Protects the contract between Lambda's SQS event source mapping and the purge function: the
- * event's shape as Lambda sends it ({@code Records}, capitalised), the receive count SQS keeps,
- * the purge message body, and the partial batch response Lambda reads back.
+ * event's shape as Lambda sends it ({@code Records}, capitalised), the receive count SQS keeps, the
+ * purge message body, and the partial batch response Lambda reads back.
  */
 class SqsEventTest {
   private static final ObjectMapper JSON =

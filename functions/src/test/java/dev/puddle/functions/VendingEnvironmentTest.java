@@ -1,9 +1,9 @@
 package dev.puddle.functions;
 
-import dev.puddle.core.access.AccessLevel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.puddle.core.access.AccessLevel;
 import dev.puddle.core.api.TestClock;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.vending.CredentialScope;
@@ -28,10 +28,14 @@ class VendingEnvironmentTest {
       CredentialVendor vendor =
           vendor(
               Map.of(
-                  "PUDDLE_VENDING_ROLE_ARN", ROLE,
-                  "PUDDLE_VENDING_SESSION_SECONDS", "900",
-                  "PUDDLE_VENDING_STS_ENDPOINT", sts.uri().toString(),
-                  "AWS_REGION", "eu-west-1"));
+                  "PUDDLE_VENDING_ROLE_ARN",
+                  ROLE,
+                  "PUDDLE_VENDING_SESSION_SECONDS",
+                  "900",
+                  "PUDDLE_VENDING_STS_ENDPOINT",
+                  sts.uri().toString(),
+                  "AWS_REGION",
+                  "eu-west-1"));
 
       assertThat(vendor.role(WAREHOUSE)).contains(ROLE);
       vendor.vend(

@@ -22,9 +22,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.contract.FunctionGroup;
 import dev.puddle.contract.Route;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -219,8 +216,8 @@ class PuddleStackTest {
   }
 
   /**
-   * No private key in the template: the secret starts as an empty JWK set, which the token
-   * function fills on its first token, and only it may write the secret.
+   * No private key in the template: the secret starts as an empty JWK set, which the token function
+   * fills on its first token, and only it may write the secret.
    */
   @ParameterizedTest
   @MethodSource("profiles")
@@ -290,8 +287,8 @@ class PuddleStackTest {
 
   /**
    * Authentication is mandatory: every catalog function accepts Puddle's own tokens, all of the
-   * same issuer (the API's URL), the one the token function issues them with; no external issuer
-   * is trusted unless the context names one.
+   * same issuer (the API's URL), the one the token function issues them with; no external issuer is
+   * trusted unless the context names one.
    */
   @ParameterizedTest
   @MethodSource("profiles")
@@ -310,8 +307,8 @@ class PuddleStackTest {
 
   /**
    * The management API (warehouses, principals, roles, grants, purge job listings) lives in the
-   * metastore: the admin function reaches no object, queue, role or secret besides the
-   * metastore's login.
+   * metastore: the admin function reaches no object, queue, role or secret besides the metastore's
+   * login.
    */
   @ParameterizedTest
   @MethodSource("profiles")

@@ -43,10 +43,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Plays API Gateway's HTTP API in front of a Lambda handler: matches the route from the route
- * table, builds the payload format 2.0 event exactly as API Gateway would (path and query
- * decoded, header names in lower case, multi-values joined with commas, binary bodies in
- * base64), invokes the handler with it as JSON, and turns its JSON response back into HTTP, with
- * the header names the handler gave.
+ * table, builds the payload format 2.0 event exactly as API Gateway would (path and query decoded,
+ * header names in lower case, multi-values joined with commas, binary bodies in base64), invokes
+ * the handler with it as JSON, and turns its JSON response back into HTTP, with the header names
+ * the handler gave.
  */
 final class ApiGatewayBridge extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger(ApiGatewayBridge.class);
@@ -75,7 +75,12 @@ final class ApiGatewayBridge extends Handler.Abstract {
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     if (!inFlight.enter()) {
-      send(request, response, callback, 503, Map.of("content-type", "application/json"),
+      send(
+          request,
+          response,
+          callback,
+          503,
+          Map.of("content-type", "application/json"),
           "{\"message\":\"Service Unavailable\"}".getBytes(StandardCharsets.UTF_8));
       return true;
     }
@@ -96,8 +101,12 @@ final class ApiGatewayBridge extends Handler.Abstract {
     Optional<Map<String, String>> query =
         rawQuery == null ? Optional.of(Map.of()) : queryParameters(rawQuery);
     if (decoded.isEmpty() || query.isEmpty()) {
-      send(request, response, callback, ErrorMapper.toResponse(
-          new BadRequestException("Malformed request: the URI is not UTF-8 once decoded")));
+      send(
+          request,
+          response,
+          callback,
+          ErrorMapper.toResponse(
+              new BadRequestException("Malformed request: the URI is not UTF-8 once decoded")));
       return;
     }
     String path = decoded.get();
@@ -128,7 +137,9 @@ final class ApiGatewayBridge extends Handler.Abstract {
       ByteArrayOutputStream output = new ByteArrayOutputStream();
       String requestId = event.requestContext().requestId();
       handler.handleRequest(
-          new ByteArrayInputStream(JSON.writeValueAsBytes(event)), output, new LocalContext(requestId));
+          new ByteArrayInputStream(JSON.writeValueAsBytes(event)),
+          output,
+          new LocalContext(requestId));
       HttpApiResponse result = JSON.readValue(output.toByteArray(), HttpApiResponse.class);
       byte[] body =
           result.body() == null
@@ -145,7 +156,12 @@ final class ApiGatewayBridge extends Handler.Abstract {
     } catch (IOException | RuntimeException e) {
       // API Gateway answers a failed integration with 500 and this body; Lambda logs the failure
       LOG.error("The function failed on {} {}", method, path, e);
-      send(request, response, callback, 500, Map.of("content-type", "application/json"),
+      send(
+          request,
+          response,
+          callback,
+          500,
+          Map.of("content-type", "application/json"),
           "{\"message\":\"Internal Server Error\"}".getBytes(StandardCharsets.UTF_8));
     }
   }
@@ -153,7 +169,12 @@ final class ApiGatewayBridge extends Handler.Abstract {
   /** Sends an error the front raises itself, as the function would answer it. */
   private static void send(
       Request request, Response response, Callback callback, dev.puddle.core.api.Response error) {
-    send(request, response, callback, error.status(), error.headers(),
+    send(
+        request,
+        response,
+        callback,
+        error.status(),
+        error.headers(),
         error.body().getBytes(StandardCharsets.UTF_8));
   }
 
@@ -171,7 +192,8 @@ final class ApiGatewayBridge extends Handler.Abstract {
     }
     String rawQuery = request.getHttpURI().getQuery();
     Optional<String> text = utf8(bytes);
-    String body = bytes.length == 0 ? null : text.orElseGet(() -> Base64.getEncoder().encodeToString(bytes));
+    String body =
+        bytes.length == 0 ? null : text.orElseGet(() -> Base64.getEncoder().encodeToString(bytes));
     long now = System.currentTimeMillis();
     String requestId = requestId();
     HttpApiEvent.Http http =

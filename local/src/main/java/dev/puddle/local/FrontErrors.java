@@ -13,10 +13,10 @@ import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * The errors the twin's front raises itself, before or instead of the function (a URI that does
- * not parse or decode, a NUL, headers over API Gateway's limit, a body Jetty gives up on), as
- * Iceberg {@code ErrorResponse} JSON: the same shape as every error of the function, never
- * Jetty's HTML page. The message is the reason Jetty gives, which quotes nothing of the request.
+ * The errors the twin's front raises itself, before or instead of the function (a URI that does not
+ * parse or decode, a NUL, headers over API Gateway's limit, a body Jetty gives up on), as Iceberg
+ * {@code ErrorResponse} JSON: the same shape as every error of the function, never Jetty's HTML
+ * page. The message is the reason Jetty gives, which quotes nothing of the request.
  */
 final class FrontErrors extends ErrorHandler {
   /** The error type of each status the front may raise itself, named as the function names it. */
@@ -36,8 +36,7 @@ final class FrontErrors extends ErrorHandler {
         request.getAttribute(ERROR_STATUS) instanceof Integer code
             ? code
             : HttpStatus.INTERNAL_SERVER_ERROR_500;
-    String reason =
-        request.getAttribute(ERROR_MESSAGE) instanceof String message ? message : null;
+    String reason = request.getAttribute(ERROR_MESSAGE) instanceof String message ? message : null;
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, body(status, reason), callback);

@@ -9,13 +9,13 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * API Gateway's place on one machine: a Jetty server on an address and port, every request of
- * which the {@link ApiGatewayBridge} serves. Jetty sends response header names as the handler
- * gives them (those it knows in their registered spelling, e.g. {@code ETag}), which matters:
- * Iceberg's Java client looks {@code ETag} up case-sensitively (the JDK's HttpServer, the front
- * before, sent {@code Etag}). Its connections have Nagle's algorithm off, as API Gateway's do:
- * with it on, a response longer than one segment waits ~40 ms for the client's delayed ACK.
- * Errors Jetty raises itself are {@link FrontErrors}: JSON, never an HTML page.
+ * API Gateway's place on one machine: a Jetty server on an address and port, every request of which
+ * the {@link ApiGatewayBridge} serves. Jetty sends response header names as the handler gives them
+ * (those it knows in their registered spelling, e.g. {@code ETag}), which matters: Iceberg's Java
+ * client looks {@code ETag} up case-sensitively (the JDK's HttpServer, the front before, sent
+ * {@code Etag}). Its connections have Nagle's algorithm off, as API Gateway's do: with it on, a
+ * response longer than one segment waits ~40 ms for the client's delayed ACK. Errors Jetty raises
+ * itself are {@link FrontErrors}: JSON, never an HTML page.
  */
 final class HttpFront implements AutoCloseable {
   /** Connections waiting to be accepted, beyond which the system refuses more. */

@@ -11,9 +11,9 @@ import org.apache.iceberg.aws.AwsClientProperties;
 import org.apache.iceberg.aws.s3.S3FileIOProperties;
 
 /**
- * The twin's stand-in for STS: credentials from its own S3 server, limited to the table's
- * locations and expiring like a role session, with the endpoint and path-style access engines
- * need to reach that server. Every warehouse of the twin vends.
+ * The twin's stand-in for STS: credentials from its own S3 server, limited to the table's locations
+ * and expiring like a role session, with the endpoint and path-style access engines need to reach
+ * that server. Every warehouse of the twin vends.
  */
 public final class LocalCredentialVendor implements CredentialVendor {
   /** The "role" the twin's credentials come from, for cache keys and messages. */
@@ -40,8 +40,11 @@ public final class LocalCredentialVendor implements CredentialVendor {
   @Override
   public Map<String, String> clientProperties() {
     return Map.of(
-        S3FileIOProperties.ENDPOINT, s3.endpoint(),
-        S3FileIOProperties.PATH_STYLE_ACCESS, "true",
-        AwsClientProperties.CLIENT_REGION, LocalS3.REGION);
+        S3FileIOProperties.ENDPOINT,
+        s3.endpoint(),
+        S3FileIOProperties.PATH_STYLE_ACCESS,
+        "true",
+        AwsClientProperties.CLIENT_REGION,
+        LocalS3.REGION);
   }
 }

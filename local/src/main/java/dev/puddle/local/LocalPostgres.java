@@ -20,8 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real PostgreSQL server (binaries from Maven) on loopback, its data in a directory that
- * survives restarts and crashes.
+ * A real PostgreSQL server (binaries from Maven) on loopback, its data in a directory that survives
+ * restarts and crashes.
  *
  * <p>One twin at a time uses a directory: it holds a lock file beside it while it runs. The server
  * is a process of its own, so it outlives a twin that is killed; the next start finds it through
@@ -87,8 +87,8 @@ public final class LocalPostgres implements AutoCloseable {
   }
 
   /**
-   * Takes the lock that says a twin runs on this directory; fails at once if another one holds
-   * it. The operating system releases it when the process ends, however it ends.
+   * Takes the lock that says a twin runs on this directory; fails at once if another one holds it.
+   * The operating system releases it when the process ends, however it ends.
    */
   private static FileChannel lock(Path dataDirectory) {
     Path file = dataDirectory.resolveSibling(dataDirectory.getFileName() + ".lock");

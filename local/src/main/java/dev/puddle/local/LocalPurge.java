@@ -109,7 +109,8 @@ public final class LocalPurge implements AutoCloseable {
       new PurgeSweep(
               jobs,
               queue,
-              new PurgeSweep.Settings(Duration.ZERO, options.sweep().stale(), options.sweep().limit()))
+              new PurgeSweep.Settings(
+                  Duration.ZERO, options.sweep().stale(), options.sweep().limit()))
           .run();
       poller.start();
       ScheduledExecutorService sweeper =

@@ -48,8 +48,7 @@ final class LocalS3Sessions implements BlobStoreLocator {
                 location ->
                     S3Location.parse(location)
                         .orElseThrow(
-                            () ->
-                                new IllegalArgumentException("Not an S3 location: " + location)))
+                            () -> new IllegalArgumentException("Not an S3 location: " + location)))
             .toList();
     String accessKeyId = "PUDDLELOCAL" + random(10).toUpperCase();
     String secret = random(20);

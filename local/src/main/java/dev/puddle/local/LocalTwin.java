@@ -43,9 +43,9 @@ public final class LocalTwin implements AutoCloseable {
   public static final String BUCKET = "warehouse";
 
   /**
-   * Where and how the twin listens, how it purges, the root credential of its realm (null: keep
-   * the one it has, or generate one on first start), how its PostgreSQL commits and where its
-   * request lines go. Port 0 picks a free port.
+   * Where and how the twin listens, how it purges, the root credential of its realm (null: keep the
+   * one it has, or generate one on first start), how its PostgreSQL commits and where its request
+   * lines go. Port 0 picks a free port.
    */
   public record Options(
       Path dataDirectory,
@@ -172,7 +172,8 @@ public final class LocalTwin implements AutoCloseable {
       Migrations.migrate(database);
       RealmBootstrap.Result root =
           new RealmBootstrap(database).bootstrap(REALM, options.rootCredential());
-      new Warehouses(database).ensure(REALM, WAREHOUSE, "s3://" + BUCKET + "/" + WAREHOUSE, Map.of());
+      new Warehouses(database)
+          .ensure(REALM, WAREHOUSE, "s3://" + BUCKET + "/" + WAREHOUSE, Map.of());
       Storage storage =
           Storage.s3Compatible(
               s3.endpoint(), LocalS3.REGION, LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY);
@@ -211,10 +212,7 @@ public final class LocalTwin implements AutoCloseable {
       InFlight inFlight = new InFlight();
       HttpFront http =
           HttpFront.start(
-              options.bind(),
-              options.port(),
-              CONNECTIONS,
-              new ApiGatewayBridge(handler, inFlight));
+              options.bind(), options.port(), CONNECTIONS, new ApiGatewayBridge(handler, inFlight));
       return new LocalTwin(
           postgres,
           s3,
@@ -311,9 +309,9 @@ public final class LocalTwin implements AutoCloseable {
 
   /**
    * Stops cleanly: new requests are turned away, requests in flight finish (up to 25 s), then the
-   * listener closes, the purge finishes the batch in progress, connections close and PostgreSQL,
-   * S3 and SQS shut down. The drain is counted by the requests themselves, each until its
-   * response is sent, so the listener closes as soon as the last one is done.
+   * listener closes, the purge finishes the batch in progress, connections close and PostgreSQL, S3
+   * and SQS shut down. The drain is counted by the requests themselves, each until its response is
+   * sent, so the listener closes as soon as the last one is done.
    */
   @Override
   public void close() {

@@ -92,8 +92,8 @@ public final class PuddleLocal implements Callable<Integer> {
   }
 
   /**
-   * Tells the user how to authenticate as root. A generated secret is printed once, when the
-   * realm is created: only its hash is kept, so later starts can show the client id only.
+   * Tells the user how to authenticate as root. A generated secret is printed once, when the realm
+   * is created: only its hash is kept, so later starts can show the client id only.
    */
   private static void printRoot(RealmBootstrap.Result root) {
     System.out.println(

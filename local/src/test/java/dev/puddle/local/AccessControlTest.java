@@ -6,12 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.contract.Route;
-import dev.puddle.core.metastore.access.AccessQuery;
 import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.access.PrincipalCredential;
+import dev.puddle.core.access.Privilege;
 import dev.puddle.core.access.Securable;
 import dev.puddle.core.api.Deadline;
-import dev.puddle.core.access.Privilege;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
@@ -19,6 +18,7 @@ import dev.puddle.core.auth.Authenticator;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
 import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.metastore.access.AccessQuery;
 import dev.puddle.core.metastore.access.Principals;
 import dev.puddle.core.metastore.access.RealmBootstrap;
 import dev.puddle.core.rest.CatalogApi;
@@ -740,10 +740,15 @@ class AccessControlTest {
   /** A catalog whose requests {@code caller} sends, honouring idempotency keys if asked to. */
   private CatalogApi api(Caller caller, boolean idempotencyKeys) {
     Authenticator authenticator = request -> caller;
-    return CatalogApi.builder(new CatalogApi.Settings(
-            LocalTwin.REALM,
-            warehouse,
-            idempotencyKeys ? CatalogApi.Settings.DEFAULT_IDEMPOTENCY_KEY_LIFETIME : null), TestTwin.get().database(), TestTwin.get().storage()).authenticator(authenticator).build();
+    return CatalogApi.builder(
+            new CatalogApi.Settings(
+                LocalTwin.REALM,
+                warehouse,
+                idempotencyKeys ? CatalogApi.Settings.DEFAULT_IDEMPOTENCY_KEY_LIFETIME : null),
+            TestTwin.get().database(),
+            TestTwin.get().storage())
+        .authenticator(authenticator)
+        .build();
   }
 
   private Response admin(Route route, Map<String, String> path, String body) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.puddle.contract.Route;
 import dev.puddle.core.auth.RootCaller;
+import dev.puddle.core.metastore.Database;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.rest.NameLimits;
 import dev.puddle.functions.CatalogHandler;
@@ -32,20 +33,21 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.rest.RESTUtil;
 import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Bad input, sent to every route of the route table as API Gateway events to the real handler
- * over the twin's PostgreSQL and S3: malformed JSON, wrong JSON types, empty, 20 MB and
- * 10,000-deep bodies, invalid UTF-8, control characters and NUL in bodies and path variables,
- * names and locations the catalog refuses, bad page tokens and sizes, bad snapshot ids, commits
- * whose files lie outside their table, and every method a path does not have. Each case asserts
- * its status, that an error is an Iceberg {@code ErrorResponse} whose code is that status, and
- * that the metastore is exactly as it was ({@link MetastoreDump}). Names Iceberg allows (unicode,
- * SQL metacharacters) instead round-trip: created, listed, loaded and dropped under the same name,
+ * Bad input, sent to every route of the route table as API Gateway events to the real handler over
+ * the twin's PostgreSQL and S3: malformed JSON, wrong JSON types, empty, 20 MB and 10,000-deep
+ * bodies, invalid UTF-8, control characters and NUL in bodies and path variables, names and
+ * locations the catalog refuses, bad page tokens and sizes, bad snapshot ids, commits whose files
+ * lie outside their table, and every method a path does not have. Each case asserts its status,
+ * that an error is an Iceberg {@code ErrorResponse} whose code is that status, and that the
+ * metastore is exactly as it was ({@link MetastoreDump}). Names Iceberg allows (unicode, SQL
+ * metacharacters) instead round-trip: created, listed, loaded and dropped under the same name,
  * leaving the metastore as it was. Routes are read from {@link Route#values()}, so a new route is
  * covered without a change here.
  */
@@ -146,24 +148,52 @@ class BadInputTest {
   private String viewMetadataLocation;
   private String tableLocation;
 
+  /** A warehouse, and the metastore that holds it, whose every table the suite compares. */
+  protected record Target(String warehouse, Database database) {}
+
+  private TestTwin.Metastore separate;
+
   /** The twin the suite runs against; a subclass runs it in the other metastore access mode. */
   protected TestTwin twin() {
     return TestTwin.of(TestTwin.Mode.JDBC);
   }
 
+  /**
+   * A database of its own in the JDBC twin's PostgreSQL, so that what other suites stored in the
+   * shared one (tables of many megabytes) costs the dumps nothing.
+   */
+  protected Target target() {
+    separate = TestTwin.separateMetastore("bad-input");
+    return new Target("bad-input", separate.database());
+  }
+
+  @AfterAll
+  void closeSeparateMetastore() {
+    if (separate != null) {
+      separate.close();
+    }
+  }
+
   @BeforeAll
   void setUp() {
-    warehouse = twin().warehouse("bad-input", Map.of());
+    Target target = target();
+    warehouse = target.warehouse();
     handler =
         new CatalogHandler(
-            CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), twin().local().database(), twin().local().storage()).authenticator(RootCaller.of(LocalTwin.REALM)).build());
-    dump = MetastoreDump.of(twin().local().database());
+            CatalogApi.builder(
+                    new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                    target.database(),
+                    twin().local().storage())
+                .authenticator(RootCaller.of(LocalTwin.REALM))
+                .build());
+    dump = MetastoreDump.of(target.database());
     succeed(Route.CREATE_NAMESPACE, existing(), "{\"namespace\":[\"" + NAMESPACE + "\"]}");
     JsonNode table =
         succeed(
-            Route.CREATE_TABLE,
-            existing(),
-            "{\"name\":\"" + TABLE + "\",\"schema\":" + SCHEMA + "}").json();
+                Route.CREATE_TABLE,
+                existing(),
+                "{\"name\":\"" + TABLE + "\",\"schema\":" + SCHEMA + "}")
+            .json();
     tableMetadataLocation = table.get("metadata-location").asText();
     tableLocation = table.at("/metadata/location").asText();
     viewMetadataLocation =
@@ -171,8 +201,7 @@ class BadInputTest {
             .json()
             .get("metadata-location")
             .asText();
-    succeed(
-        Route.CREATE_PRINCIPAL, existing(), "{\"principal\":{\"name\":\"" + PRINCIPAL + "\"}}");
+    succeed(Route.CREATE_PRINCIPAL, existing(), "{\"principal\":{\"name\":\"" + PRINCIPAL + "\"}}");
     succeed(
         Route.CREATE_PRINCIPAL_ROLE,
         existing(),
@@ -187,8 +216,8 @@ class BadInputTest {
   private record Case(String name, HttpApiEvent event, Expect expect) {}
 
   /**
-   * What a case must get: one of {@code statuses} (the status of the same request without its
-   * body, if {@code sameAsWithoutBody}), and for a 405 this {@code Allow}.
+   * What a case must get: one of {@code statuses} (the status of the same request without its body,
+   * if {@code sameAsWithoutBody}), and for a 405 this {@code Allow}.
    */
   private record Expect(Set<Integer> statuses, boolean sameAsWithoutBody, String allow) {
     static Expect status(Integer... statuses) {
@@ -333,20 +362,26 @@ class BadInputTest {
               refused(
                   Route.REGISTER_TABLE,
                   "registered table with " + why,
-                  "{\"name\":" + quoted + ",\"metadata-location\":" + quote(tableMetadataLocation)
+                  "{\"name\":"
+                      + quoted
+                      + ",\"metadata-location\":"
+                      + quote(tableMetadataLocation)
                       + "}"));
           cases.add(
               refused(
                   Route.REGISTER_VIEW,
                   "registered view with " + why,
-                  "{\"name\":" + quoted + ",\"metadata-location\":" + quote(viewMetadataLocation)
+                  "{\"name\":"
+                      + quoted
+                      + ",\"metadata-location\":"
+                      + quote(viewMetadataLocation)
                       + "}"));
           cases.add(
               refused(
                   Route.RENAME_TABLE,
                   "table renamed to " + why,
-                  rename(TABLE, "{\"namespace\":[\"" + NAMESPACE + "\"],\"name\":" + quoted
-                      + "}")));
+                  rename(
+                      TABLE, "{\"namespace\":[\"" + NAMESPACE + "\"],\"name\":" + quoted + "}")));
           cases.add(
               refused(
                   Route.RENAME_VIEW,
@@ -505,22 +540,33 @@ class BadInputTest {
               refused(
                   Route.CREATE_TABLE,
                   "staged table location with " + what,
-                  "{\"name\":\"located\",\"schema\":" + SCHEMA + ",\"location\":" + quoted
+                  "{\"name\":\"located\",\"schema\":"
+                      + SCHEMA
+                      + ",\"location\":"
+                      + quoted
                       + ",\"stage-create\":true}"));
           for (String property : List.of("write.data.path", "write.metadata.path")) {
             cases.add(
                 refused(
                     Route.CREATE_TABLE,
                     property + " with " + what,
-                    "{\"name\":\"located\",\"schema\":" + SCHEMA + ",\"properties\":{\""
-                        + property + "\":" + quoted + "}}"));
+                    "{\"name\":\"located\",\"schema\":"
+                        + SCHEMA
+                        + ",\"properties\":{\""
+                        + property
+                        + "\":"
+                        + quoted
+                        + "}}"));
             cases.add(
                 refused(
                     Route.UPDATE_TABLE,
                     "committed " + property + " with " + what,
                     commit(
-                        "{\"action\":\"set-properties\",\"updates\":{\"" + property + "\":"
-                            + quoted + "}}")));
+                        "{\"action\":\"set-properties\",\"updates\":{\""
+                            + property
+                            + "\":"
+                            + quoted
+                            + "}}")));
           }
           cases.add(
               refused(Route.CREATE_VIEW, "view location with " + what, viewBody("v2", location)));
@@ -541,7 +587,8 @@ class BadInputTest {
                         existing(),
                         Map.of(),
                         "{\"name\":\"registered\",\"metadata-location\":"
-                            + quote(location + "/metadata/00000-x.metadata.json") + "}",
+                            + quote(location + "/metadata/00000-x.metadata.json")
+                            + "}",
                         false),
                     Expect.status(registered)));
           }
@@ -553,10 +600,14 @@ class BadInputTest {
     String elsewhere = "s3://" + LocalTwin.BUCKET + "/" + warehouse + "/ns/other-table";
     Map<String, String> files =
         orderedMap(
-            "in another bucket", "s3://another-bucket/snap-1.avro",
-            "elsewhere in the warehouse", elsewhere + "/metadata/snap-1.avro",
-            "escaping with ..", tableLocation + "/metadata/../../other-table/snap-1.avro",
-            "of another scheme", "file:///tmp/snap-1.avro");
+            "in another bucket",
+            "s3://another-bucket/snap-1.avro",
+            "elsewhere in the warehouse",
+            elsewhere + "/metadata/snap-1.avro",
+            "escaping with ..",
+            tableLocation + "/metadata/../../other-table/snap-1.avro",
+            "of another scheme",
+            "file:///tmp/snap-1.avro");
     String inside = addSnapshot(tableLocation + "/metadata/snap-1.avro");
     List<Case> cases = new ArrayList<>();
     files.forEach(
@@ -569,18 +620,24 @@ class BadInputTest {
               refused(
                   Route.UPDATE_TABLE,
                   "statistics file " + where,
-                  "{\"requirements\":[],\"updates\":[" + inside + ","
+                  "{\"requirements\":[],\"updates\":["
+                      + inside
+                      + ","
                       + "{\"action\":\"set-statistics\",\"snapshot-id\":1,\"statistics\":"
-                      + "{\"snapshot-id\":1,\"statistics-path\":" + quote(file)
+                      + "{\"snapshot-id\":1,\"statistics-path\":"
+                      + quote(file)
                       + ",\"file-size-in-bytes\":1,\"file-footer-size-in-bytes\":1,"
                       + "\"blob-metadata\":[]}}]}"));
           cases.add(
               refused(
                   Route.UPDATE_TABLE,
                   "partition statistics file " + where,
-                  "{\"requirements\":[],\"updates\":[" + inside + ","
+                  "{\"requirements\":[],\"updates\":["
+                      + inside
+                      + ","
                       + "{\"action\":\"set-partition-statistics\",\"partition-statistics\":"
-                      + "{\"snapshot-id\":1,\"statistics-path\":" + quote(file)
+                      + "{\"snapshot-id\":1,\"statistics-path\":"
+                      + quote(file)
                       + ",\"file-size-in-bytes\":1}}]}"));
           cases.add(
               new Case(
@@ -600,7 +657,8 @@ class BadInputTest {
   private static String addSnapshot(String manifestList) {
     return "{\"action\":\"add-snapshot\",\"snapshot\":{\"snapshot-id\":1,\"timestamp-ms\":1,"
         + "\"sequence-number\":1,\"summary\":{\"operation\":\"append\"},\"manifest-list\":"
-        + quote(manifestList) + ",\"schema-id\":0}}";
+        + quote(manifestList)
+        + ",\"schema-id\":0}}";
   }
 
   /** The commit a client sends for a staged create of {@code name}, and a snapshot. */
@@ -839,13 +897,24 @@ class BadInputTest {
   }
 
   private String transaction(String update) {
-    return "{\"table-changes\":[{\"identifier\":{\"namespace\":[\"" + NAMESPACE + "\"],\"name\":\""
-        + TABLE + "\"},\"requirements\":[],\"updates\":[" + update + "]}]}";
+    return "{\"table-changes\":[{\"identifier\":{\"namespace\":[\""
+        + NAMESPACE
+        + "\"],\"name\":\""
+        + TABLE
+        + "\"},\"requirements\":[],\"updates\":["
+        + update
+        + "]}]}";
   }
 
   private static String rename(String from, String destination) {
-    return "{\"source\":{\"namespace\":[\"" + NAMESPACE + "\"],\"name\":\"" + from + "\"},"
-        + "\"destination\":" + destination + "}";
+    return "{\"source\":{\"namespace\":[\""
+        + NAMESPACE
+        + "\"],\"name\":\""
+        + from
+        + "\"},"
+        + "\"destination\":"
+        + destination
+        + "}";
   }
 
   private static String viewBody(String name, String location) {

@@ -37,7 +37,12 @@ class BigMetadataTest {
     warehouse = TestTwin.newWarehouse("big");
     handler =
         new CatalogHandler(
-            CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), TestTwin.get().database(), TestTwin.get().storage()).authenticator(RootCaller.of(LocalTwin.REALM)).build());
+            CatalogApi.builder(
+                    new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                    TestTwin.get().database(),
+                    TestTwin.get().storage())
+                .authenticator(RootCaller.of(LocalTwin.REALM))
+                .build());
     String location = "s3://" + LocalTwin.BUCKET + "/" + warehouse + "/big/events";
     metadataLocation = location + "/metadata/00000-" + UUID.randomUUID() + ".metadata.json";
     byte[] json = metadataJson(location).getBytes(StandardCharsets.UTF_8);

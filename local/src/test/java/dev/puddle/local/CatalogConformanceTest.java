@@ -9,8 +9,8 @@ import org.apache.iceberg.catalog.CatalogTests;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,8 +68,14 @@ class CatalogConformanceTest extends CatalogTests<RESTCatalog> {
   /** Tables at requested locations must lie within the warehouse. */
   @Override
   protected String baseTableLocation(TableIdentifier identifier) {
-    return "s3://" + LocalTwin.BUCKET + "/" + warehouse + "/custom/" + identifier.namespace()
-        + "/" + identifier.name();
+    return "s3://"
+        + LocalTwin.BUCKET
+        + "/"
+        + warehouse
+        + "/custom/"
+        + identifier.namespace()
+        + "/"
+        + identifier.name();
   }
 
   @Override
@@ -112,8 +118,8 @@ class CatalogConformanceTest extends CatalogTests<RESTCatalog> {
   }
 
   /**
-   * The REST paths address a namespace as a non-empty path segment, so the empty namespace
-   * cannot be addressed through the specification's routes.
+   * The REST paths address a namespace as a non-empty path segment, so the empty namespace cannot
+   * be addressed through the specification's routes.
    */
   @Override
   protected boolean supportsEmptyNamespace() {

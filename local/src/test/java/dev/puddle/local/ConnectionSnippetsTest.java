@@ -8,8 +8,8 @@ import org.apache.iceberg.IcebergBuild;
 import org.junit.jupiter.api.Test;
 
 /**
- * The banner's snippets carry the twin's own properties and root's client id, the secret only
- * when it is given (else a placeholder the shell does not take for a redirection).
+ * The banner's snippets carry the twin's own properties and root's client id, the secret only when
+ * it is given (else a placeholder the shell does not take for a redirection).
  */
 class ConnectionSnippetsTest {
   private static final Map<String, String> PROPERTIES = new LinkedHashMap<>();

@@ -37,16 +37,15 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A crash loses nothing and the next start works: the twin, a process of its own from the shaded
  * jar, acknowledges commits, then it (or its PostgreSQL server) is killed with SIGKILL, as the
- * kernel's OOM killer would; a twin started at once on the same data directory is up on its
- * first try and holds every acknowledged commit. Its PostgreSQL runs durably (fsync and
- * synchronous commit on), as the twin's must.
+ * kernel's OOM killer would; a twin started at once on the same data directory is up on its first
+ * try and holds every acknowledged commit. Its PostgreSQL runs durably (fsync and synchronous
+ * commit on), as the twin's must.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class CrashIT {
   private static final String ROOT = "root:crash-test-secret-not-for-production";
   private static final Duration START = Duration.ofSeconds(90);
-  private static final TableIdentifier TABLE =
-      TableIdentifier.of(Namespace.of("crash"), "events");
+  private static final TableIdentifier TABLE = TableIdentifier.of(Namespace.of("crash"), "events");
   private static final int COMMITS = 8;
 
   @TempDir Path data;

@@ -1,13 +1,13 @@
 package dev.puddle.local;
 
-import dev.puddle.contract.Route;
-import dev.puddle.core.access.AccessLevel;
-import dev.puddle.core.access.Privilege;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.contract.Route;
+import dev.puddle.core.access.AccessLevel;
+import dev.puddle.core.access.Privilege;
 import dev.puddle.core.api.TestClock;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.rest.CatalogApi;
@@ -15,7 +15,6 @@ import dev.puddle.core.rest.RestJson;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.CredentialCache;
 import dev.puddle.core.vending.CredentialScope;
-import dev.puddle.core.vending.CredentialVending;
 import dev.puddle.core.vending.SessionPolicy;
 import dev.puddle.core.vending.StsCredentialVendor;
 import dev.puddle.core.vending.StsTestEndpoint;
@@ -37,7 +36,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.GZIPInputStream;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
@@ -198,10 +196,7 @@ class CredentialVendingTest {
     String dataPath = "s3://" + LocalTwin.BUCKET + "/" + warehouse + "/bulk/orders";
 
     Table created =
-        engine
-            .buildTable(ORDERS, SCHEMA)
-            .withProperty("write.data.path", dataPath)
-            .create();
+        engine.buildTable(ORDERS, SCHEMA).withProperty("write.data.path", dataPath).create();
 
     assertThat(sts.calls()).hasSize(1);
     StsTestEndpoint.AssumeRole writer = sts.calls().get(0);
@@ -270,9 +265,10 @@ class CredentialVendingTest {
     try (VendedCredentialsProvider refresher =
         VendedCredentialsProvider.create(
             Map.of(
-                CatalogProperties.URI, uri,
+                CatalogProperties.URI,
+                uri,
                 VendedCredentialsProvider.URI,
-                    "v1/" + warehouse + "/namespaces/sales/tables/orders/credentials"))) {
+                "v1/" + warehouse + "/namespaces/sales/tables/orders/credentials"))) {
       assertThatThrownBy(refresher::resolveCredentials).isInstanceOf(ForbiddenException.class);
     }
     assertThat(sts.calls()).hasSize(1);
@@ -378,8 +374,7 @@ class CredentialVendingTest {
         .isEqualTo(first.json().at("/metadata/table-uuid"));
     assertThat(replayed.json().at("/storage-credentials/0/config/s3.session-token").asText())
         .isNotBlank();
-    assertThat(replayed.json().at("/config/s3.access-key-id").asText())
-        .startsWith("PUDDLELOCAL");
+    assertThat(replayed.json().at("/config/s3.access-key-id").asText()).startsWith("PUDDLELOCAL");
     byte[] stored =
         TestTwin.get()
             .database()
@@ -428,8 +423,7 @@ class CredentialVendingTest {
         new StsCredentialVendor(sts::client, ROLE, Duration.ofHours(1), "us-east-1");
     StsCredentialVendor withoutRole =
         new StsCredentialVendor(sts::client, null, Duration.ofHours(1), "us-east-1");
-    RESTCatalog onAws =
-        client(serve(vendingCatalog(aws, withRole)), warehouse, Map.of());
+    RESTCatalog onAws = client(serve(vendingCatalog(aws, withRole)), warehouse, Map.of());
     RESTCatalog onAwsWithoutRole =
         client(serve(vendingCatalog(aws, withoutRole)), warehouse, Map.of());
 
@@ -450,7 +444,13 @@ class CredentialVendingTest {
   private static CatalogHandler twinHandler(String warehouse) {
     CatalogHandler handler =
         new CatalogHandler(
-            CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), TestTwin.get().database(), TestTwin.get().storage()).authenticator(RootCaller.of(LocalTwin.REALM)).credentialVendor(TestTwin.get().credentialVendor()).build());
+            CatalogApi.builder(
+                    new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                    TestTwin.get().database(),
+                    TestTwin.get().storage())
+                .authenticator(RootCaller.of(LocalTwin.REALM))
+                .credentialVendor(TestTwin.get().credentialVendor())
+                .build());
     Invocations.invoke(
         handler,
         Invocations.event(
@@ -468,8 +468,7 @@ class CredentialVendingTest {
     JsonNode body = answer.json();
     assertThat(body.get("storage-credentials")).hasSize(1);
     JsonNode credential = body.at("/storage-credentials/0");
-    assertThat(credential.get("prefix").asText())
-        .isEqualTo(body.at("/metadata/location").asText());
+    assertThat(credential.get("prefix").asText()).isEqualTo(body.at("/metadata/location").asText());
     for (String key :
         List.of(
             "s3.access-key-id",

@@ -64,7 +64,12 @@ class DataApiCostTest {
     connections = TWIN.dataApi().connections();
     database = new Database(connections, 2);
     CatalogApi api =
-        CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null), database, TWIN.local().storage()).authenticator(RootCaller.of(LocalTwin.REALM)).build();
+        CatalogApi.builder(
+                new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null),
+                database,
+                TWIN.local().storage())
+            .authenticator(RootCaller.of(LocalTwin.REALM))
+            .build();
     server =
         HttpFront.start(
             "127.0.0.1", 0, 1, new ApiGatewayBridge(new CatalogHandler(api), new InFlight()));
@@ -80,10 +85,7 @@ class DataApiCostTest {
   @BeforeEach
   void setUp() {
     warehouse = TWIN.warehouse("data-api-cost", Map.of());
-    catalog =
-        TWIN.catalog(
-            warehouse,
-            Map.of(CatalogProperties.URI, server.uri()));
+    catalog = TWIN.catalog(warehouse, Map.of(CatalogProperties.URI, server.uri()));
     catalog.createNamespace(NAMESPACE);
   }
 

@@ -38,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What durability costs a commit: the twin's PostgreSQL with fsync and synchronous commit on (as
  * the twin runs) against off (the embedded library's defaults, which the tests keep), measured on
- * this machine's disk, side by side (one commit on each in turn): a one-row SQL transaction, and
- * an Iceberg append through the twin (manifests, the commit: metadata file, pointer swap). Prints
+ * this machine's disk, side by side (one commit on each in turn): a one-row SQL transaction, and an
+ * Iceberg append through the twin (manifests, the commit: metadata file, pointer swap). Prints
  * median, mean and 90th percentile of each and the difference; asserts only that every commit
  * landed.
  *

@@ -25,7 +25,6 @@ import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.rest.CatalogApi;
-import dev.puddle.core.vending.CredentialVending;
 import dev.puddle.functions.CatalogHandler;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -104,18 +103,26 @@ class EventSamplesTest {
             Clock.systemUTC());
     handler =
         new CatalogHandler(
-            CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), database, TestTwin.get().storage()).authenticator(RootCaller.of(LocalTwin.REALM)).tokens(new TokenEndpoint(
-                    new TokenIssuer(
-                        tokenSettings,
-                        () -> signingKeys,
-                        new SigningKeys(database),
-                        Clock.systemUTC()),
-                    // the sample's client
-                    (id, secret) ->
-                        id.equals("spark-etl") && secret.equals("sample-secret-not-real")
-                            ? Optional.of(new PrincipalRef(LocalTwin.REALM, "spark"))
-                            : Optional.empty(),
-                    ownTokens)).credentialVendor(TestTwin.get().credentialVendor()).build());
+            CatalogApi.builder(
+                    new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                    database,
+                    TestTwin.get().storage())
+                .authenticator(RootCaller.of(LocalTwin.REALM))
+                .tokens(
+                    new TokenEndpoint(
+                        new TokenIssuer(
+                            tokenSettings,
+                            () -> signingKeys,
+                            new SigningKeys(database),
+                            Clock.systemUTC()),
+                        // the sample's client
+                        (id, secret) ->
+                            id.equals("spark-etl") && secret.equals("sample-secret-not-real")
+                                ? Optional.of(new PrincipalRef(LocalTwin.REALM, "spark"))
+                                : Optional.empty(),
+                        ownTokens))
+                .credentialVendor(TestTwin.get().credentialVendor())
+                .build());
   }
 
   @Test

@@ -40,10 +40,8 @@ final class Grantee {
   static Grantee in(String warehouse, Privilege... privileges) {
     Grantee grantee = new Grantee(warehouse);
     String role = "{\"%s\":{\"name\":\"" + grantee.name + "\"}}";
-    grantee.admin(
-        Route.CREATE_PRINCIPAL, Map.of(), String.format(role, "principal"), 201);
-    grantee.admin(
-        Route.CREATE_PRINCIPAL_ROLE, Map.of(), String.format(role, "principalRole"), 201);
+    grantee.admin(Route.CREATE_PRINCIPAL, Map.of(), String.format(role, "principal"), 201);
+    grantee.admin(Route.CREATE_PRINCIPAL_ROLE, Map.of(), String.format(role, "principalRole"), 201);
     grantee.admin(
         Route.ASSIGN_PRINCIPAL_ROLE,
         Map.of("principal", grantee.name),

@@ -50,8 +50,7 @@ class HttpFrontErrorsTest {
     token = twin().token(TestTwin.ROOT);
     front = URI.create(twin().local().uri());
     dump = MetastoreDump.of(twin().local().database());
-    Answer namespace =
-        send("POST /v1/" + warehouse + "/namespaces", "{\"namespace\":[\"ns\"]}");
+    Answer namespace = send("POST /v1/" + warehouse + "/namespaces", "{\"namespace\":[\"ns\"]}");
     assertThat(namespace.status()).as(namespace.body()).isEqualTo(200);
     Answer table =
         send(
@@ -74,8 +73,11 @@ class HttpFrontErrorsTest {
             get("an invalid percent-encoding", "/v1/" + warehouse + "/namespaces/a%zzb", 400, 404),
             get("a path that is not UTF-8", "/v1/" + warehouse + "/namespaces/%C3%28", 400),
             get("a query that is not UTF-8", "/v1/" + warehouse + "/namespaces?pageToken=%FF", 400),
-            get("a path of 11,000 bytes", "/v1/" + warehouse + "/namespaces/" + "n".repeat(11_000),
-                414, 431),
+            get(
+                "a path of 11,000 bytes",
+                "/v1/" + warehouse + "/namespaces/" + "n".repeat(11_000),
+                414,
+                431),
             new Case(
                 "a raw NUL in the request line",
                 bytes("GET /v1/" + warehouse + "/namespaces/a\u0000b HTTP/1.1\r\n" + headers(0)),
@@ -84,14 +86,18 @@ class HttpFrontErrorsTest {
             new Case(
                 "headers of 11,000 bytes",
                 bytes(
-                    "GET /v1/config HTTP/1.1\r\nX-Big: " + "h".repeat(11_000) + "\r\n"
+                    "GET /v1/config HTTP/1.1\r\nX-Big: "
+                        + "h".repeat(11_000)
+                        + "\r\n"
                         + headers(0)),
                 Set.of(431),
                 null),
             new Case(
                 "a body of 20 MB",
                 bytes(
-                    "POST /v1/" + warehouse + "/namespaces HTTP/1.1\r\nExpect: 100-continue\r\n"
+                    "POST /v1/"
+                        + warehouse
+                        + "/namespaces HTTP/1.1\r\nExpect: 100-continue\r\n"
                         + "Content-Type: application/json\r\n"
                         + headers(20 * 1024 * 1024)),
                 Set.of(413),
@@ -104,7 +110,10 @@ class HttpFrontErrorsTest {
             post(
                 "a table location with ..",
                 tables,
-                "{\"name\":\"escape\",\"location\":\"s3://" + LocalTwin.BUCKET + "/" + warehouse
+                "{\"name\":\"escape\",\"location\":\"s3://"
+                    + LocalTwin.BUCKET
+                    + "/"
+                    + warehouse
                     + "/ns/../../x\",\"schema\":{\"type\":\"struct\",\"schema-id\":0,"
                     + "\"fields\":[]}}",
                 400),
@@ -117,7 +126,11 @@ class HttpFrontErrorsTest {
                     + "\"schema-id\":0}}]}",
                 400),
             request("an unknown path", "GET", "/v1/nothing/here", 404, null),
-            request("PUT on the namespaces", "PUT", "/v1/" + warehouse + "/namespaces", 405,
+            request(
+                "PUT on the namespaces",
+                "PUT",
+                "/v1/" + warehouse + "/namespaces",
+                405,
                 "GET, POST"),
             request("PATCH on a table", "PATCH", tables + "/t", 405, "DELETE, GET, HEAD, POST"),
             request("DELETE on the config", "DELETE", "/v1/config", 405, "GET"));
@@ -142,8 +155,8 @@ class HttpFrontErrorsTest {
   }
 
   private Case get(String name, String target, Integer... statuses) {
-    return new Case(name, bytes("GET " + target + " HTTP/1.1\r\n" + headers(0)), Set.of(statuses),
-        null);
+    return new Case(
+        name, bytes("GET " + target + " HTTP/1.1\r\n" + headers(0)), Set.of(statuses), null);
   }
 
   private Case request(String name, String method, String target, int status, String allow) {
@@ -157,7 +170,9 @@ class HttpFrontErrorsTest {
         name,
         concat(
             bytes(
-                "POST " + target + " HTTP/1.1\r\nContent-Type: application/json\r\n"
+                "POST "
+                    + target
+                    + " HTTP/1.1\r\nContent-Type: application/json\r\n"
                     + headers(content.length)),
             content),
         Set.of(status),
@@ -171,8 +186,14 @@ class HttpFrontErrorsTest {
 
   /** The headers every request ends with, and the blank line. */
   private String headers(long contentLength) {
-    return "Host: " + front.getHost() + ":" + front.getPort() + "\r\n"
-        + "Authorization: Bearer " + token + "\r\n"
+    return "Host: "
+        + front.getHost()
+        + ":"
+        + front.getPort()
+        + "\r\n"
+        + "Authorization: Bearer "
+        + token
+        + "\r\n"
         + (contentLength > 0 ? "Content-Length: " + contentLength + "\r\n" : "")
         + "Connection: close\r\n\r\n";
   }

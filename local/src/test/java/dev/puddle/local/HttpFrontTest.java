@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The twin's HTTP front stopping, with a function of the test's own in place of the catalog's: a
- * request in flight when the drain starts is answered in full, and requests arriving meanwhile
- * are turned away with API Gateway's 503.
+ * request in flight when the drain starts is answered in full, and requests arriving meanwhile are
+ * turned away with API Gateway's 503.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HttpFrontTest {

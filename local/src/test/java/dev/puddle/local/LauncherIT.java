@@ -22,17 +22,18 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code bin/puddle-local} on a machine whose default java is older than the twin needs: with a
- * JDK 17 first on the PATH and in JAVA_HOME, it runs the twin on a JDK 21 or newer found beside
- * it, with a console for people (nothing on stderr, a text line per request); with no newer JDK
+ * {@code bin/puddle-local} on a machine whose default java is older than the twin needs: with a JDK
+ * 17 first on the PATH and in JAVA_HOME, it runs the twin on a JDK 21 or newer found beside it,
+ * with a console for people (nothing on stderr, a text line per request); with no newer JDK
  * anywhere, it says in one line what it needs and where it looked, and fails.
  *
- * <p>The old JDK is a stand-in that reports version 17 and, if run, fails as a JDK 17 fails on
- * the twin's classes; its release file says 17, as a real JDK's does.
+ * <p>The old JDK is a stand-in that reports version 17 and, if run, fails as a JDK 17 fails on the
+ * twin's classes; its release file says 17, as a real JDK's does.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class LauncherIT {
   private static final Path LAUNCHER = TwinProcess.ROOT.resolve("bin/puddle-local");
+
   /** What the launcher's shell needs besides java, and nothing else of the system's PATH. */
   private static final List<String> TOOLS =
       List.of("bash", "env", "sed", "head", "dirname", "readlink");

@@ -51,8 +51,7 @@ class LocalTwinRevalidationTest {
     String etag = loaded.headers().get("ETag");
     String location = JSON.readTree(loaded.body()).get("metadata-location").asText();
 
-    Exchange unchanged =
-        get(path, Map.of("Authorization", authorization, "If-None-Match", etag));
+    Exchange unchanged = get(path, Map.of("Authorization", authorization, "If-None-Match", etag));
     assertThat(unchanged.status()).isEqualTo(304);
     assertThat(unchanged.body()).isEmpty();
     assertThat(unchanged.headers()).containsEntry("ETag", etag);

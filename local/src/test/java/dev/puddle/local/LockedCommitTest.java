@@ -1,8 +1,8 @@
 package dev.puddle.local;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.rest.CatalogApi;
@@ -71,7 +71,12 @@ class LockedCommitTest {
     s3 = S3Counter.start(URI.create(twin.s3Endpoint()));
     storage = s3.storage();
     CatalogApi api =
-        CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null), twin.database(), storage).authenticator(RootCaller.of(LocalTwin.REALM)).build();
+        CatalogApi.builder(
+                new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null),
+                twin.database(),
+                storage)
+            .authenticator(RootCaller.of(LocalTwin.REALM))
+            .build();
     endpoint = TestEndpoint.start(new CatalogHandler(api));
   }
 
@@ -207,8 +212,7 @@ class LockedCommitTest {
                   + " JOIN warehouse w ON w.id = n.warehouse_id"
                   + " WHERE w.name = ? AND n.levels = ? AND o.name = ? FOR UPDATE OF o")) {
         statement.setString(1, warehouse);
-        statement.setArray(
-            2, connection.createArrayOf("text", table.namespace().levels()));
+        statement.setArray(2, connection.createArrayOf("text", table.namespace().levels()));
         statement.setString(3, table.name());
         try (ResultSet rs = statement.executeQuery()) {
           assertThat(rs.next()).as("the row of %s", table).isTrue();
@@ -245,8 +249,7 @@ class LockedCommitTest {
       String location =
           current.location() + "/metadata/99999-" + UUID.randomUUID() + ".metadata.json";
       // straight to S3, not through the counter: only the commit under test is counted
-      TableMetadataParser.overwrite(
-          changed, TestTwin.get().storage().io().newOutputFile(location));
+      TableMetadataParser.overwrite(changed, TestTwin.get().storage().io().newOutputFile(location));
       try (PreparedStatement statement =
           connection.prepareStatement(
               "UPDATE catalog_object SET metadata_location = ?, metadata = ?"

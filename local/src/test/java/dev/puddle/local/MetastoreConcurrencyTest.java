@@ -55,11 +55,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The metastore's concurrency invariants (DESIGN.md, "Metastore invariants") as users rely on them, exercised
- * with several of Iceberg's own REST clients racing through the local twin against real PostgreSQL
- * and S3: no commit is lost and none that reported failure lands, a multi-table transaction is all
- * or nothing, of overlapping creates at most one wins, and a namespace drop racing a create orphans
- * nothing, neither in PostgreSQL nor in S3.
+ * The metastore's concurrency invariants (DESIGN.md, "Metastore invariants") as users rely on them,
+ * exercised with several of Iceberg's own REST clients racing through the local twin against real
+ * PostgreSQL and S3: no commit is lost and none that reported failure lands, a multi-table
+ * transaction is all or nothing, of overlapping creates at most one wins, and a namespace drop
+ * racing a create orphans nothing, neither in PostgreSQL nor in S3.
  *
  * <p>Racing calls are released together by a barrier; every wait and loop is bounded by the test's
  * deadline.

@@ -10,8 +10,8 @@ import java.util.stream.Collectors;
 /**
  * The whole content of the catalog's PostgreSQL schema: every row of every table as text, summed up
  * per table as its row count and the sum of the rows' MD5 hashes (60 bits each), so that a dump
- * stays small (the Data API answers at most 1 MiB), is read in one statement and needs no sort.
- * Two dumps are equal exactly when no row was added, removed or changed (but for a hash collision);
+ * stays small (the Data API answers at most 1 MiB), is read in one statement and needs no sort. Two
+ * dumps are equal exactly when no row was added, removed or changed (but for a hash collision);
  * when they differ, the tables that changed are the lines that differ.
  */
 final class MetastoreDump {

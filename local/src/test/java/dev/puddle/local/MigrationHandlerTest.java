@@ -121,8 +121,7 @@ class MigrationHandlerTest {
     assertThat(moved.get("Status").asText()).isEqualTo("SUCCESS");
     try (Connection connection = DriverManager.getConnection(database, "postgres", null);
         Statement statement = connection.createStatement();
-        ResultSet rs =
-            statement.executeQuery("SELECT realm_id, name, location FROM warehouse")) {
+        ResultSet rs = statement.executeQuery("SELECT realm_id, name, location FROM warehouse")) {
       assertThat(rs.next()).isTrue();
       assertThat(rs.getString(1)).isEqualTo("acme");
       assertThat(rs.getString(2)).isEqualTo("lake");
@@ -144,10 +143,14 @@ class MigrationHandlerTest {
         SdkCredentials credentials = SdkCredentials.set()) {
       Map<String, String> environment =
           Map.of(
-              "PUDDLE_FUNCTION_GROUP", "migrate",
-              "PUDDLE_DB_URL", database,
-              "PUDDLE_ROOT_CREDENTIAL_SECRET_ARN", secret.arn(),
-              "PUDDLE_SECRETS_MANAGER_ENDPOINT", secret.endpoint().toString());
+              "PUDDLE_FUNCTION_GROUP",
+              "migrate",
+              "PUDDLE_DB_URL",
+              database,
+              "PUDDLE_ROOT_CREDENTIAL_SECRET_ARN",
+              secret.arn(),
+              "PUDDLE_SECRETS_MANAGER_ENDPOINT",
+              secret.endpoint().toString());
       secret.secret("{\"clientId\":\"root\",\"clientSecret\":\"" + first + "\"}");
 
       JsonNode created = invoke(new MigrationHandler(environment), "Create");
@@ -182,10 +185,14 @@ class MigrationHandlerTest {
           invoke(
               new MigrationHandler(
                   Map.of(
-                      "PUDDLE_FUNCTION_GROUP", "migrate",
-                      "PUDDLE_DB_URL", database,
-                      "PUDDLE_ROOT_CREDENTIAL_SECRET_ARN", secret.arn(),
-                      "PUDDLE_SECRETS_MANAGER_ENDPOINT", secret.endpoint().toString())),
+                      "PUDDLE_FUNCTION_GROUP",
+                      "migrate",
+                      "PUDDLE_DB_URL",
+                      database,
+                      "PUDDLE_ROOT_CREDENTIAL_SECRET_ARN",
+                      secret.arn(),
+                      "PUDDLE_SECRETS_MANAGER_ENDPOINT",
+                      secret.endpoint().toString())),
               "Create");
 
       assertThat(answer.get("Status").asText()).isEqualTo("FAILED");

@@ -64,20 +64,20 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What one catalog operation costs: how many SQL statements Puddle executes and how many S3
- * requests it makes, by kind, for {@code createTable}, {@code loadTable} and a single-table
- * commit (an append of one data file), as Iceberg's own {@link RESTCatalog} client issues them.
+ * requests it makes, by kind, for {@code createTable}, {@code loadTable} and a single-table commit
+ * (an append of one data file), as Iceberg's own {@link RESTCatalog} client issues them.
  *
- * <p>Nothing of Puddle is mocked. The test runs a second catalog endpoint next to the shared twin
- * — the real {@link CatalogHandler} behind the real API Gateway bridge, over a {@link CatalogApi}
- * — whose metastore and storage are the twin's PostgreSQL and S3 seen through two counters:
+ * <p>Nothing of Puddle is mocked. The test runs a second catalog endpoint next to the shared twin —
+ * the real {@link CatalogHandler} behind the real API Gateway bridge, over a {@link CatalogApi} —
+ * whose metastore and storage are the twin's PostgreSQL and S3 seen through two counters:
  *
  * <ul>
  *   <li>SQL: every pgjdbc connection is wrapped in a {@link Proxy} that records each statement
- *       executed ({@code execute*} on prepared, callable and plain statements) and each
- *       transaction commit;
- *   <li>S3: the catalog's S3 endpoint is a byte-for-byte TCP forwarder on loopback in front of
- *       the twin's S3 server that parses each HTTP request line. Requests are relayed unchanged
- *       (the {@code Host} header included), so SigV4 signatures still verify.
+ *       executed ({@code execute*} on prepared, callable and plain statements) and each transaction
+ *       commit;
+ *   <li>S3: the catalog's S3 endpoint is a byte-for-byte TCP forwarder on loopback in front of the
+ *       twin's S3 server that parses each HTTP request line. Requests are relayed unchanged (the
+ *       {@code Host} header included), so SigV4 signatures still verify.
  * </ul>
  *
  * <p>The engine (the REST client) is given the twin's S3 endpoint directly, so the manifests it
@@ -247,16 +247,15 @@ class OperationCostTest {
   }
 
   /**
-   * A load that asks for vended credentials (PyIceberg's default) costs the same one statement:
-   * the caller's access read with the table's row decides both the load and the credentials.
+   * A load that asks for vended credentials (PyIceberg's default) costs the same one statement: the
+   * caller's access read with the table's row decides both the load and the credentials.
    */
   @Test
   void aLoadWithVendedCredentialsIsOneStatementToo() throws IOException {
     String warehouse = TestTwin.newWarehouse("cost-vended");
     TableIdentifier identifier = TableIdentifier.of(Namespace.of("sales"), "orders");
     try (RESTCatalog catalog =
-        client(
-            warehouse, Map.of("header.X-Iceberg-Access-Delegation", "vended-credentials"))) {
+        client(warehouse, Map.of("header.X-Iceberg-Access-Delegation", "vended-credentials"))) {
       catalog.createNamespace(identifier.namespace());
       catalog.createTable(
           identifier, new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
@@ -275,9 +274,9 @@ class OperationCostTest {
   }
 
   /**
-   * The cost of every catalog operation Iceberg's client sends, printed as a table: each reads
-   * the caller's access exactly once, in its first statement, however its authorization is
-   * decided (by its path, by its body, or both for a table response with credentials).
+   * The cost of every catalog operation Iceberg's client sends, printed as a table: each reads the
+   * caller's access exactly once, in its first statement, however its authorization is decided (by
+   * its path, by its body, or both for a table response with credentials).
    */
   @Test
   void everyOperationReadsTheCallersAccessOnceAndStatesItsCost() throws IOException {
@@ -297,15 +296,14 @@ class OperationCostTest {
       measure(
           costs,
           Route.UPDATE_NAMESPACE_PROPERTIES,
-          () -> catalog.setProperties(namespace, new java.util.HashMap<>(Map.of("owner", "sales"))));
+          () ->
+              catalog.setProperties(namespace, new java.util.HashMap<>(Map.of("owner", "sales"))));
       measure(costs, Route.CREATE_TABLE, () -> catalog.createTable(orders, schema));
       measure(costs, Route.LIST_TABLES, () -> catalog.listTables(namespace));
       measure(costs, Route.TABLE_EXISTS, () -> catalog.tableExists(orders));
       Table table = catalog.loadTable(orders);
       measure(
-          costs,
-          Route.UPDATE_TABLE,
-          () -> table.updateProperties().set("owner", "sales").commit());
+          costs, Route.UPDATE_TABLE, () -> table.updateProperties().set("owner", "sales").commit());
       measure(costs, Route.RENAME_TABLE, () -> catalog.renameTable(orders, renamed));
       measure(
           costs,
@@ -364,8 +362,7 @@ class OperationCostTest {
   // per-request measurement
 
   /** What one catalog request cost. */
-  record Call(
-      String routeKey, int requests, List<String> sql, int commits, List<S3Request> s3) {
+  record Call(String routeKey, int requests, List<String> sql, int commits, List<S3Request> s3) {
     Call {
       // the SDK resends a request whose pooled connection the server had just closed; the same
       // method on the same key is one request to the object, whichever connection carried it
@@ -389,8 +386,8 @@ class OperationCostTest {
     }
 
     /**
-     * Round trips to PostgreSQL: one per statement (pgjdbc sends BEGIN with a transaction's
-     * first statement) and one per COMMIT.
+     * Round trips to PostgreSQL: one per statement (pgjdbc sends BEGIN with a transaction's first
+     * statement) and one per COMMIT.
      */
     int roundTrips() {
       return sql.size() + commits;
@@ -627,8 +624,8 @@ class OperationCostTest {
 
   /**
    * A TCP forwarder on loopback in front of an S3 server. It relays bytes unchanged in both
-   * directions and, on the way in, parses HTTP/1.1 request framing (headers, then a
-   * {@code Content-Length} or chunked body) to record every request's method and target.
+   * directions and, on the way in, parses HTTP/1.1 request framing (headers, then a {@code
+   * Content-Length} or chunked body) to record every request's method and target.
    */
   static final class S3Counter implements AutoCloseable {
     private final ServerSocket listener;

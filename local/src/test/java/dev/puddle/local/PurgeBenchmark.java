@@ -166,7 +166,13 @@ class PurgeBenchmark {
   private static UUID drop(LocalTwin twin, String warehouse, TableIdentifier id) {
     AtomicReference<UUID> sent = new AtomicReference<>();
     CatalogApi api =
-        CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), twin.database(), twin.storage()).purgeQueue((job, delay) -> sent.set(job)).authenticator(RootCaller.of(LocalTwin.REALM)).build();
+        CatalogApi.builder(
+                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                twin.database(),
+                twin.storage())
+            .purgeQueue((job, delay) -> sent.set(job))
+            .authenticator(RootCaller.of(LocalTwin.REALM))
+            .build();
     api.handle(
         new Request(
             Route.DROP_TABLE,

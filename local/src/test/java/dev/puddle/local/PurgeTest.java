@@ -622,7 +622,13 @@ class PurgeTest {
   /** Drops a table with purge through a catalog whose purge jobs go to {@code queue}. */
   private void drop(TableIdentifier id, PurgeQueue queue) {
     CatalogApi api =
-        CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), TestTwin.get().database(), TestTwin.get().storage()).purgeQueue(queue).authenticator(RootCaller.of(LocalTwin.REALM)).build();
+        CatalogApi.builder(
+                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                TestTwin.get().database(),
+                TestTwin.get().storage())
+            .purgeQueue(queue)
+            .authenticator(RootCaller.of(LocalTwin.REALM))
+            .build();
     Response response =
         api.handle(
             new Request(

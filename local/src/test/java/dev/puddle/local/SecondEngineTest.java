@@ -29,8 +29,8 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
 /**
- * The second-engine scenario end to end, as two engines see it over HTTP with real tokens: root, the
- * writer, sets up through the management API a principal for a second engine that may read one
+ * The second-engine scenario end to end, as two engines see it over HTTP with real tokens: root,
+ * the writer, sets up through the management API a principal for a second engine that may read one
  * namespace. That engine signs in with its own credential (client credentials at the twin's token
  * endpoint), loads the table state the writer committed, cannot commit, cannot see the other
  * namespace, and loses its access on the request after its grant is revoked.
@@ -96,8 +96,7 @@ class SecondEngineTest {
         assertThat(reader.listTables(SALES)).containsExactly(ORDERS);
         assertThatThrownBy(() -> seen.newAppend().appendFile(dataFile(seen, "b")).commit())
             .isInstanceOf(ForbiddenException.class);
-        assertThatThrownBy(() -> reader.loadTable(SALARIES))
-            .isInstanceOf(ForbiddenException.class);
+        assertThatThrownBy(() -> reader.loadTable(SALARIES)).isInstanceOf(ForbiddenException.class);
         assertThatThrownBy(() -> reader.listTables(HR)).isInstanceOf(ForbiddenException.class);
         assertThat(writer.loadTable(ORDERS).currentSnapshot().snapshotId())
             .as("the refused commit changed nothing")
@@ -123,8 +122,7 @@ class SecondEngineTest {
         TestTwin.get().uri(),
         warehouse,
         Map.of(
-            OAuth2Properties.CREDENTIAL, credential,
-            OAuth2Properties.SCOPE, "PRINCIPAL_ROLE:ALL"));
+            OAuth2Properties.CREDENTIAL, credential, OAuth2Properties.SCOPE, "PRINCIPAL_ROLE:ALL"));
   }
 
   /** A management API call as root, which must succeed; its JSON answer, if any. */

@@ -69,11 +69,16 @@ final class SecretsManagerEndpoint implements AutoCloseable {
       synchronized (this) {
         body =
             Map.of(
-                "ARN", arn,
-                "Name", "puddle-token-signing",
-                "SecretString", versions.get(current),
-                "VersionId", current,
-                "VersionStages", List.of("AWSCURRENT"));
+                "ARN",
+                arn,
+                "Name",
+                "puddle-token-signing",
+                "SecretString",
+                versions.get(current),
+                "VersionId",
+                current,
+                "VersionStages",
+                List.of("AWSCURRENT"));
       }
     } else if ("secretsmanager.PutSecretValue".equals(target)) {
       puts.incrementAndGet();
@@ -91,10 +96,14 @@ final class SecretsManagerEndpoint implements AutoCloseable {
           current = token;
           body =
               Map.of(
-                  "ARN", arn,
-                  "Name", "puddle-token-signing",
-                  "VersionId", token,
-                  "VersionStages", List.of("AWSCURRENT"));
+                  "ARN",
+                  arn,
+                  "Name",
+                  "puddle-token-signing",
+                  "VersionId",
+                  token,
+                  "VersionStages",
+                  List.of("AWSCURRENT"));
         }
       }
     } else {

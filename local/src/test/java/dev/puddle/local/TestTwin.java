@@ -273,7 +273,10 @@ public final class TestTwin {
    */
   public static CatalogHandler rootHandler(Database database, String warehouse) {
     return new CatalogHandler(
-        CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), database, get().storage()).authenticator(RootCaller.of(LocalTwin.REALM)).build());
+        CatalogApi.builder(
+                new CatalogApi.Settings(LocalTwin.REALM, warehouse), database, get().storage())
+            .authenticator(RootCaller.of(LocalTwin.REALM))
+            .build());
   }
 
   /** Runs one statement on the JDBC twin's database behind the catalog's back. */

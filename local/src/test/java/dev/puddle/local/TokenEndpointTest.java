@@ -18,8 +18,8 @@ import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.puddle.core.access.Grant;
-import dev.puddle.core.access.Securable;
 import dev.puddle.core.access.Privilege;
+import dev.puddle.core.access.Securable;
 import dev.puddle.core.api.TestClock;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.auth.ClientCredentials;
@@ -39,7 +39,6 @@ import dev.puddle.core.metastore.access.PrincipalRoles;
 import dev.puddle.core.metastore.access.Principals;
 import dev.puddle.core.metastore.access.PrivilegeGrants;
 import dev.puddle.core.rest.CatalogApi;
-import dev.puddle.core.vending.CredentialVending;
 import dev.puddle.functions.CatalogHandler;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -128,11 +127,18 @@ class TokenEndpointTest {
     SigningKeys published = new SigningKeys(metastore.database());
     JwtAuthenticator puddleTokens = verifier(settings);
     CatalogApi api =
-        CatalogApi.builder(new CatalogApi.Settings(LocalTwin.REALM, warehouse), metastore.database(), TestTwin.get().storage()).authenticator(puddleTokens).tokens(new TokenEndpoint(
-                new TokenIssuer(
-                    settings, new SecretsManagerKeySet(ARN, secrets::client), published, clock),
-                CLIENTS,
-                verifier(settings))).build();
+        CatalogApi.builder(
+                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                metastore.database(),
+                TestTwin.get().storage())
+            .authenticator(puddleTokens)
+            .tokens(
+                new TokenEndpoint(
+                    new TokenIssuer(
+                        settings, new SecretsManagerKeySet(ARN, secrets::client), published, clock),
+                    CLIENTS,
+                    verifier(settings)))
+            .build();
     // built after the streams are captured: the request log writes to the System.out of then
     endpoint = TestEndpoint.start(new CatalogHandler(api));
   }

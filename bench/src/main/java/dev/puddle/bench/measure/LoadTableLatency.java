@@ -25,8 +25,7 @@ public final class LoadTableLatency implements Trial<Latencies> {
    * @param budget one side's share of a measured round
    * @param warmUp one side's share of the warm-up round
    */
-  public LoadTableLatency(
-      TableIdentifier table, boolean revalidate, Budget budget, Budget warmUp) {
+  public LoadTableLatency(TableIdentifier table, boolean revalidate, Budget budget, Budget warmUp) {
     this.table = table;
     this.revalidate = revalidate;
     this.budget = budget;

@@ -78,8 +78,7 @@ public final class PuddleTwin implements AutoCloseable {
       if (response.statusCode() != 200) {
         return Optional.empty();
       }
-      return Optional.of(
-          new ObjectMapper().readTree(response.body()).get("access_token").asText());
+      return Optional.of(new ObjectMapper().readTree(response.body()).get("access_token").asText());
     } catch (IOException e) {
       return Optional.empty(); // not listening yet, or gone: the caller knows which
     } catch (InterruptedException e) {

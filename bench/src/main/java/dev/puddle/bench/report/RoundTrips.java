@@ -21,10 +21,10 @@ import org.apache.iceberg.io.FileIO;
 /**
  * What one round trip costs on this machine, measured after the run: a byte echoed over loopback
  * TCP, {@code SELECT 1} on the twin's PostgreSQL as Puddle's connections send it (pgjdbc, no
- * server-side prepared statement), and reading a small object from the twin's S3 server with
- * {@code S3FileIO}. Every load pays some of these: Puddle's one statement, the reference's a
- * statement and an S3 read. Machines where they are dear give lower load ratios than machines
- * where the servers' own work dominates; the figures let runs on different machines be compared.
+ * server-side prepared statement), and reading a small object from the twin's S3 server with {@code
+ * S3FileIO}. Every load pays some of these: Puddle's one statement, the reference's a statement and
+ * an S3 read. Machines where they are dear give lower load ratios than machines where the servers'
+ * own work dominates; the figures let runs on different machines be compared.
  *
  * @param tcpEchoMicros the median echo, in microseconds
  * @param selectOneMicros the median {@code SELECT 1}, in microseconds

@@ -16,9 +16,9 @@ import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 
 /**
  * The one authorization policy: which {@link Operation} a request performs, and whether its caller
- * may. Every route, the management API and credential vending included, is decided here and
- * nowhere else. A request whose route and query decide its operation is checked before anything
- * runs ({@link #ofRequest}); one whose body decides it (a commit's updates, a rename's target) is
+ * may. Every route, the management API and credential vending included, is decided here and nowhere
+ * else. A request whose route and query decide its operation is checked before anything runs
+ * ({@link #ofRequest}); one whose body decides it (a commit's updates, a rename's target) is
  * checked once its body is parsed, through the refinements below, before anything changes.
  */
 public final class AccessPolicy {
@@ -52,9 +52,9 @@ public final class AccessPolicy {
   private AccessPolicy() {}
 
   /**
-   * The operation a request performs as its route and query decide, to check before it runs;
-   * empty if its body decides (see {@link #commit}, {@link #register}, {@link #report}, and the
-   * namespace and rename operations, whose securables the body names).
+   * The operation a request performs as its route and query decide, to check before it runs; empty
+   * if its body decides (see {@link #commit}, {@link #register}, {@link #report}, and the namespace
+   * and rename operations, whose securables the body names).
    */
   public static Optional<Operation> ofRequest(Request request) {
     Route route = request.route();
@@ -76,8 +76,8 @@ public final class AccessPolicy {
   }
 
   /**
-   * A table commit: completing a staged create, changing snapshots or refs (data), or anything
-   * else (properties, schema, specs, orders).
+   * A table commit: completing a staged create, changing snapshots or refs (data), or anything else
+   * (properties, schema, specs, orders).
    */
   public static Operation commit(boolean createsTable, List<MetadataUpdate> updates) {
     if (createsTable) {

@@ -4,11 +4,11 @@ import dev.puddle.core.auth.Caller;
 import java.util.List;
 
 /**
- * What one caller may do, as current for one request: whether its activated principal roles
- * include {@code service_admin}, whether they reach any catalog role of the request's warehouse,
- * and the privileges those catalog roles hold there. Read from the metastore for every request
- * ({@link AccessQuery}), so a revoked grant stops working on the next one; {@link AccessPolicy}
- * decides what it allows.
+ * What one caller may do, as current for one request: whether its activated principal roles include
+ * {@code service_admin}, whether they reach any catalog role of the request's warehouse, and the
+ * privileges those catalog roles hold there. Read from the metastore for every request ({@link
+ * AccessQuery}), so a revoked grant stops working on the next one; {@link AccessPolicy} decides
+ * what it allows.
  */
 public record CallerAccess(
     Caller caller, boolean serviceAdmin, boolean hasCatalogRole, List<Grant> grants) {

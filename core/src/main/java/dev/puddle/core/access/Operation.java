@@ -20,11 +20,11 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * The authorization table: every operation a request may perform, with the rule a caller must
- * pass for it and the routes whose requests resolve to it. A route resolves to one operation, or
- * to one of several as its query or body decides ({@link AccessPolicy}); a table response that
- * carries vended credentials also needs a delegation operation. Named as Apache Polaris names its
- * {@code PolarisAuthorizableOperation}s.
+ * The authorization table: every operation a request may perform, with the rule a caller must pass
+ * for it and the routes whose requests resolve to it. A route resolves to one operation, or to one
+ * of several as its query or body decides ({@link AccessPolicy}); a table response that carries
+ * vended credentials also needs a delegation operation. Named as Apache Polaris names its {@code
+ * PolarisAuthorizableOperation}s.
  */
 public enum Operation {
   CHECK_HEALTH(anyone(), Route.HEALTH),
@@ -62,9 +62,7 @@ public enum Operation {
   LOAD_CREDENTIALS(holds(Privilege.TABLE_READ_DATA, TABLE), Route.LOAD_CREDENTIALS),
   /** A commit that changes only properties, schema, specs or orders. */
   UPDATE_TABLE_PROPERTIES(
-      holds(Privilege.TABLE_WRITE_PROPERTIES, TABLE),
-      Route.UPDATE_TABLE,
-      Route.COMMIT_TRANSACTION),
+      holds(Privilege.TABLE_WRITE_PROPERTIES, TABLE), Route.UPDATE_TABLE, Route.COMMIT_TRANSACTION),
   /** A commit that adds or removes snapshots or moves refs. */
   UPDATE_TABLE_DATA(
       holds(Privilege.TABLE_WRITE_DATA, TABLE), Route.UPDATE_TABLE, Route.COMMIT_TRANSACTION),
@@ -78,8 +76,7 @@ public enum Operation {
       Route.DROP_TABLE),
   RENAME_TABLE(
       allOf(
-          holds(Privilege.TABLE_DROP, TABLE),
-          holds(Privilege.TABLE_CREATE, DESTINATION_NAMESPACE)),
+          holds(Privilege.TABLE_DROP, TABLE), holds(Privilege.TABLE_CREATE, DESTINATION_NAMESPACE)),
       Route.RENAME_TABLE),
   REPORT_SCAN_METRICS(holds(Privilege.TABLE_READ_DATA, TABLE), Route.REPORT_METRICS),
   REPORT_COMMIT_METRICS(holds(Privilege.TABLE_WRITE_DATA, TABLE), Route.REPORT_METRICS),
@@ -113,8 +110,7 @@ public enum Operation {
   REPLACE_VIEW(holds(Privilege.VIEW_WRITE_PROPERTIES, VIEW), Route.REPLACE_VIEW),
   DROP_VIEW(holds(Privilege.VIEW_DROP, VIEW), Route.DROP_VIEW),
   RENAME_VIEW(
-      allOf(
-          holds(Privilege.VIEW_DROP, VIEW), holds(Privilege.VIEW_CREATE, DESTINATION_NAMESPACE)),
+      allOf(holds(Privilege.VIEW_DROP, VIEW), holds(Privilege.VIEW_CREATE, DESTINATION_NAMESPACE)),
       Route.RENAME_VIEW),
 
   LIST_PURGE_JOBS(holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.LIST_PURGE_JOBS),

@@ -12,8 +12,8 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 /**
  * A realm's root credential kept in a Secrets Manager secret, a JSON object with {@code clientId}
  * and {@code clientSecret} (as the stack has Secrets Manager generate it), so that the deployer can
- * read it and {@link RealmBootstrap} gives root exactly that credential. Read anew each time:
- * a new value of the secret is root's next credential.
+ * read it and {@link RealmBootstrap} gives root exactly that credential. Read anew each time: a new
+ * value of the secret is root's next credential.
  */
 public final class RootCredentialSecret {
   private static final ObjectMapper JSON = new ObjectMapper();

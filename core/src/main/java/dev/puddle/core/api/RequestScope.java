@@ -5,8 +5,8 @@ import java.util.function.Supplier;
 /**
  * What the request being served on this thread carries down to the metastore and up to its log
  * line: its deadline, its cost counters and, once its token is verified, who sent it. Everything
- * else a step needs is passed to it. Bound for the duration of {@link #run}; code running outside
- * a request sees a scope without deadline whose counts are discarded.
+ * else a step needs is passed to it. Bound for the duration of {@link #run}; code running outside a
+ * request sees a scope without deadline whose counts are discarded.
  */
 public final class RequestScope {
   private static final ThreadLocal<RequestScope> CURRENT = new ThreadLocal<>();

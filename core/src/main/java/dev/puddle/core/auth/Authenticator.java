@@ -7,8 +7,8 @@ public interface Authenticator {
   /**
    * The caller of {@code request}.
    *
-   * @throws org.apache.iceberg.exceptions.NotAuthorizedException (401) when the request carries
-   *     no credential this catalog accepts
+   * @throws org.apache.iceberg.exceptions.NotAuthorizedException (401) when the request carries no
+   *     credential this catalog accepts
    */
   Caller authenticate(Request request);
 

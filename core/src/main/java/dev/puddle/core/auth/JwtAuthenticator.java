@@ -186,10 +186,7 @@ public final class JwtAuthenticator implements Authenticator {
     verified.put(
         token,
         new VerifiedTokens.Verified(
-            caller,
-            settings.issuer(),
-            verifier,
-            expires.isBefore(keysDue) ? expires : keysDue));
+            caller, settings.issuer(), verifier, expires.isBefore(keysDue) ? expires : keysDue));
     return caller;
   }
 

@@ -10,8 +10,8 @@ import software.amazon.awssdk.services.secretsmanager.model.GetSecretValueRespon
 /**
  * The private key set of Puddle's own issuer, held in a Secrets Manager secret as a JWK set ({@code
  * {"keys":[…]}}, private parts included). A secret holding an empty set gets its first key here
- * (see {@link InitialSigningKey}); a secret holding anything else that is no JWK set is refused
- * and left alone. The client is built on first use and dropped by {@link #forget()}, with the AWS
+ * (see {@link InitialSigningKey}); a secret holding anything else that is no JWK set is refused and
+ * left alone. The client is built on first use and dropped by {@link #forget()}, with the AWS
  * credentials it cached.
  */
 public final class SecretsManagerKeySet implements KeySetSource {

@@ -7,8 +7,9 @@ import java.util.Map;
 /**
  * Bearer tokens verified lately, by their exact text, so an engine's stream of requests with the
  * same token costs one signature check instead of one each. An entry is good until the token
- * expires or the issuer's keys it was checked with are due to be read again, whichever comes
- * first, so a withdrawn key stops working no later than it would without the cache. Holds the most recently used tokens only.
+ * expires or the issuer's keys it was checked with are due to be read again, whichever comes first,
+ * so a withdrawn key stops working no later than it would without the cache. Holds the most
+ * recently used tokens only.
  */
 final class VerifiedTokens {
   /** What a verification found, and until when it stands. */

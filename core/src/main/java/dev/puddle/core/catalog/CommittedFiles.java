@@ -11,9 +11,9 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * The files a table commit adds to its metadata (a snapshot's manifest list, statistics and
  * partition statistics files) must lie within the locations the table may write: its location and
  * its {@code write.*.path} properties, as the commit leaves them, which {@link RequestedLocations}
- * keeps inside the warehouse (for a registered table: inside its bucket). Only what the commit
- * adds is checked, from the metadata alone, with no request to storage: the files a registered
- * table's metadata held when it was registered stay as they were.
+ * keeps inside the warehouse (for a registered table: inside its bucket). Only what the commit adds
+ * is checked, from the metadata alone, with no request to storage: the files a registered table's
+ * metadata held when it was registered stay as they were.
  */
 final class CommittedFiles {
   private CommittedFiles() {}
@@ -31,8 +31,8 @@ final class CommittedFiles {
       } else if (update instanceof MetadataUpdate.SetStatistics set) {
         checkFile(warehouse, roots, "statistics file", set.statisticsFile().path());
       } else if (update instanceof MetadataUpdate.SetPartitionStatistics set) {
-        checkFile(warehouse, roots, "partition statistics file",
-            set.partitionStatisticsFile().path());
+        checkFile(
+            warehouse, roots, "partition statistics file", set.partitionStatisticsFile().path());
       }
     }
   }

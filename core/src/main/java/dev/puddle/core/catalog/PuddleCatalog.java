@@ -17,7 +17,6 @@ import java.util.function.Function;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
-import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -30,12 +29,12 @@ import org.apache.iceberg.view.ViewOperations;
 /**
  * One warehouse as an Iceberg catalog of tables, views and namespaces, kept in PostgreSQL. It is
  * cheap to create: one per request, over the execution environment's shared metastore and FileIO.
- * The warehouse's properties are the catalog properties, so {@code table-default.*},
- * {@code table-override.*}, {@code view-default.*} and {@code view-override.*} apply server-side.
+ * The warehouse's properties are the catalog properties, so {@code table-default.*}, {@code
+ * table-override.*}, {@code view-default.*} and {@code view-override.*} apply server-side.
  *
- * <p>Every new table or view gets a unique location, so a re-created table never shares files
- * with a dropped one. A drop with purge records the purge job in its own transaction and sends it
- * to the purge queue once committed.
+ * <p>Every new table or view gets a unique location, so a re-created table never shares files with
+ * a dropped one. A drop with purge records the purge job in its own transaction and sends it to the
+ * purge queue once committed.
  */
 public final class PuddleCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
   private static final int LIST_ALL_PAGE_SIZE = 1000;
@@ -178,12 +177,14 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
 
   @Override
   public List<TableIdentifier> listTables(Namespace namespace) {
-    return listAll(token -> objects.list(warehouse, namespace, Kind.TABLE, token, LIST_ALL_PAGE_SIZE));
+    return listAll(
+        token -> objects.list(warehouse, namespace, Kind.TABLE, token, LIST_ALL_PAGE_SIZE));
   }
 
   @Override
   public List<TableIdentifier> listViews(Namespace namespace) {
-    return listAll(token -> objects.list(warehouse, namespace, Kind.VIEW, token, LIST_ALL_PAGE_SIZE));
+    return listAll(
+        token -> objects.list(warehouse, namespace, Kind.VIEW, token, LIST_ALL_PAGE_SIZE));
   }
 
   @Override

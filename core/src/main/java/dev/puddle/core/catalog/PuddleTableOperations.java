@@ -26,9 +26,7 @@ import org.apache.iceberg.io.FileIO;
  * pointer's statements run) and swaps the pointer; else it fails without writing anything.
  */
 final class PuddleTableOperations extends BaseMetastoreTableOperations {
-  /**
-   * Parsed metadata weighs several times its JSON; an estimate is enough to bound the cache.
-   */
+  /** Parsed metadata weighs several times its JSON; an estimate is enough to bound the cache. */
   private static final int PARSED_WEIGHT_PER_CHAR = 4;
 
   private final Warehouse warehouse;
@@ -125,8 +123,8 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
    * it read without its metadata), the operations move to the version locked if another commit
    * landed meanwhile, and {@code change} sees that version. The new metadata file, named and
    * written by iceberg-core into memory, uploads while the pointer's statements run; the
-   * transaction commits once it is written, and the file is deleted if the commit certainly
-   * failed. Returns the committed metadata, or the current one if {@code change} changes nothing.
+   * transaction commits once it is written, and the file is deleted if the commit certainly failed.
+   * Returns the committed metadata, or the current one if {@code change} changes nothing.
    */
   Committed commitLocked(UnaryOperator<TableMetadata> change) {
     String based = currentMetadataLocation();
@@ -179,7 +177,12 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     String json = TableMetadataParser.toJson(metadata);
     CatalogObject next =
         new CatalogObject(
-            row.id(), identifier, Kind.TABLE, metadata.location(), row.ownsLocation(), location,
+            row.id(),
+            identifier,
+            Kind.TABLE,
+            metadata.location(),
+            row.ownsLocation(),
+            location,
             json);
     staged = new Staged(next, metadata, upload);
     return new CatalogObjects.Swap(row, metadata.location(), location, json);
@@ -302,7 +305,6 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     String json = TableMetadataParser.toJson(metadata);
     committedJson.put(metadataLocation, json);
     keepCommitted(
-        committer.commit(null, registering, metadata.location(), metadataLocation, json),
-        metadata);
+        committer.commit(null, registering, metadata.location(), metadataLocation, json), metadata);
   }
 }

@@ -14,9 +14,9 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * requested location (an object's {@code location}, its {@code write.*.path} properties, a
  * registered metadata file) is normalised ({@link Locations#normalize}), then must be a URI of the
  * warehouse's scheme and bucket whose key has no empty, {@code .} or {@code ..} segment: storage
- * takes such keys literally while readers resolve them, so the same name would mean two places.
- * The locations of an object that owns them (every object but a registered one) must also lie
- * within the warehouse's location.
+ * takes such keys literally while readers resolve them, so the same name would mean two places. The
+ * locations of an object that owns them (every object but a registered one) must also lie within
+ * the warehouse's location.
  */
 public final class RequestedLocations {
   /** The properties that name where a table's or view's files are written. */
@@ -45,9 +45,9 @@ public final class RequestedLocations {
   }
 
   /**
-   * Fails unless a create's requested location (null: the catalog picks one) and write paths may
-   * be used by a table that owns them: checked on the request itself, so that a staged create,
-   * which commits nothing yet, is refused as a create is.
+   * Fails unless a create's requested location (null: the catalog picks one) and write paths may be
+   * used by a table that owns them: checked on the request itself, so that a staged create, which
+   * commits nothing yet, is refused as a create is.
    */
   public static void checkCreate(
       Warehouse warehouse, String location, Map<String, String> properties) {
@@ -72,8 +72,8 @@ public final class RequestedLocations {
   }
 
   /**
-   * A location, normalised, once it is known to be in the warehouse's bucket with no empty,
-   * {@code .} or {@code ..} segment.
+   * A location, normalised, once it is known to be in the warehouse's bucket with no empty, {@code
+   * .} or {@code ..} segment.
    */
   public static String check(Warehouse warehouse, String location) {
     if (location == null || location.isBlank()) {
@@ -89,8 +89,8 @@ public final class RequestedLocations {
     S3Location parsed = S3Location.parse(normalized).orElse(null);
     if (bucket != null && (parsed == null || !parsed.bucket().equals(bucket.bucket()))) {
       throw new BadRequestException(
-          "Invalid location %s: not in the warehouse's bucket %s", quoted(normalized),
-          bucket.bucket());
+          "Invalid location %s: not in the warehouse's bucket %s",
+          quoted(normalized), bucket.bucket());
     }
     int keyStart = normalized.indexOf('/', scheme.length() + 3);
     if (keyStart >= 0) {

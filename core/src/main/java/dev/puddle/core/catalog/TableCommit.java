@@ -21,12 +21,12 @@ import org.apache.iceberg.rest.requests.UpdateTableRequest;
  * locked in the commit's own database transaction.
  *
  * <p>{@code CatalogHandlers} checks against an unlocked read and retries a lost compare-and-swap
- * after 100 ms; under contention every writer but one has then written a metadata file for
- * nothing and waits before it learns of its conflict. Here commits to one table queue on its row:
- * a request whose requirements no longer hold fails with 409 before writing anything, one whose
- * requirements still hold (a concurrent change elsewhere in the table) lands without a retry. The
- * requirements are checked first against the current version without a lock, so a request stale
- * from the start fails at once.
+ * after 100 ms; under contention every writer but one has then written a metadata file for nothing
+ * and waits before it learns of its conflict. Here commits to one table queue on its row: a request
+ * whose requirements no longer hold fails with 409 before writing anything, one whose requirements
+ * still hold (a concurrent change elsewhere in the table) lands without a retry. The requirements
+ * are checked first against the current version without a lock, so a request stale from the start
+ * fails at once.
  */
 public final class TableCommit {
   private final PuddleCatalog catalog;

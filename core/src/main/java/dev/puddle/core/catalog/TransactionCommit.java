@@ -3,8 +3,8 @@ package dev.puddle.core.catalog;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;
-import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.CatalogObjects.Swap;
+import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -74,7 +74,8 @@ public final class TransactionCommit {
     Map<TableIdentifier, TableMetadata> updated = new LinkedHashMap<>();
     Map<TableIdentifier, CatalogObject> rows = new LinkedHashMap<>();
     for (CatalogObject row : locked) {
-      PuddleTableOperations tableOps = PuddleTableOperations.of(warehouse, row, objects, io, parsed);
+      PuddleTableOperations tableOps =
+          PuddleTableOperations.of(warehouse, row, objects, io, parsed);
       ops.put(row.identifier(), tableOps);
       rows.put(row.identifier(), row);
       updated.put(row.identifier(), tableOps.current());

@@ -8,12 +8,12 @@ import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * What this execution environment derived from tables' metadata (parsed metadata, response
- * bodies), kept so that a request on a version already seen reads and derives nothing again. An
- * entry stands for one version of a table: one metadata location. A location names one immutable
- * file (every commit writes a new one under a unique name), so the metastore's current row says
- * whether an entry is current, and a stale entry is never used. Safe to lose; bounded by weight,
- * least recently used out first; thread-safe.
+ * What this execution environment derived from tables' metadata (parsed metadata, response bodies),
+ * kept so that a request on a version already seen reads and derives nothing again. An entry stands
+ * for one version of a table: one metadata location. A location names one immutable file (every
+ * commit writes a new one under a unique name), so the metastore's current row says whether an
+ * entry is current, and a stale entry is never used. Safe to lose; bounded by weight, least
+ * recently used out first; thread-safe.
  *
  * @param <V> what is kept per version
  */

@@ -52,8 +52,8 @@ public final class CatalogObjects {
   /**
    * A read of the table or view of a name in a warehouse, its metadata JSON left out (null) if its
    * metadata location is {@code knownLocation}: what {@code catalog_object_named} (migration V6)
-   * reads, and what the access check reads with the caller's access for a load or a commit
-   * ({@code caller_access_and_object}, V7) to save a round trip.
+   * reads, and what the access check reads with the caller's access for a load or a commit ({@code
+   * caller_access_and_object}, V7) to save a round trip.
    */
   public record Lookup(long warehouseId, TableIdentifier identifier, String knownLocation) {
     /** The columns of the object's row, as both functions and the locked read name them. */

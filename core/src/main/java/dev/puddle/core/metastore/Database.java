@@ -95,8 +95,8 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * {@link #transaction(Work)} for a change of the catalog: {@code mark} writes, after the work
-   * and before the commit, the record that a keyed request took effect.
+   * {@link #transaction(Work)} for a change of the catalog: {@code mark} writes, after the work and
+   * before the commit, the record that a keyed request took effect.
    */
   public <T> T transaction(IdempotencyMark mark, Work<T> work) {
     return run(

@@ -33,8 +33,8 @@ public final class SqlErrors {
   /**
    * Turns an unexpected SQL error into the exception the REST layer reports. A data exception
    * (class 22) is a value the client sent that PostgreSQL cannot hold, such as text with a NUL
-   * (which Iceberg allows in names and properties, and PostgreSQL's text and jsonb do not): a
-   * 400, whose message names the SQLSTATE, never the statement.
+   * (which Iceberg allows in names and properties, and PostgreSQL's text and jsonb do not): a 400,
+   * whose message names the SQLSTATE, never the statement.
    */
   public static RuntimeException translate(SQLException e) {
     if (isConnectionFailure(e)) {

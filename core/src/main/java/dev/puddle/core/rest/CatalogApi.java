@@ -30,8 +30,8 @@ import dev.puddle.core.purge.PurgeOutbox;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.AccessDelegation;
-import dev.puddle.core.vending.CredentialVendor;
 import dev.puddle.core.vending.CredentialVending;
+import dev.puddle.core.vending.CredentialVendor;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,22 +40,22 @@ import org.apache.iceberg.TableMetadata;
 
 /**
  * The Iceberg REST catalog over one metastore and one storage: turns a {@link Request} into a
- * {@link Response}, every failure included. Stateless between requests apart from caches that
- * are safe to lose, so any instance can serve any request.
+ * {@link Response}, every failure included. Stateless between requests apart from caches that are
+ * safe to lose, so any instance can serve any request.
  *
  * <p>A request goes through one pipeline, each step handing the next what it needs: the caller is
  * authenticated; its warehouse and its access there are read in one statement (with the table's
  * row, for a load or a commit); {@link AccessPolicy} authorizes what the path decides, and the
  * credentials a table response is to carry; the idempotency key, if any, is claimed; the endpoint
- * parses the body, authorizes what the body decides and performs the operation, each change
- * writing the key's mark in its own transaction. Built by {@link #builder}, the one place that
- * wires a catalog, for the functions, the local twin and the tests alike.
+ * parses the body, authorizes what the body decides and performs the operation, each change writing
+ * the key's mark in its own transaction. Built by {@link #builder}, the one place that wires a
+ * catalog, for the functions, the local twin and the tests alike.
  */
 public final class CatalogApi {
   /**
    * Who the catalog serves: the realm requests are logged under until their token names one, and
-   * the default warehouse of {@code /v1/config}; and how long an idempotency key is honoured
-   * (null: keys are ignored and not advertised).
+   * the default warehouse of {@code /v1/config}; and how long an idempotency key is honoured (null:
+   * keys are ignored and not advertised).
    */
   public record Settings(String realm, String defaultWarehouse, Duration idempotencyKeyLifetime) {
     /** The default lifetime of idempotency keys, advertised in {@code /v1/config}. */
@@ -203,8 +203,8 @@ public final class CatalogApi {
   }
 
   /**
-   * Drops what an execution environment must not carry past a SnapStart restore: idle
-   * connections, vended credentials, the token issuer's keys, cached public keys.
+   * Drops what an execution environment must not carry past a SnapStart restore: idle connections,
+   * vended credentials, the token issuer's keys, cached public keys.
    */
   public void afterRestore() {
     database.closeIdleConnections();
@@ -230,9 +230,9 @@ public final class CatalogApi {
   }
 
   /**
-   * An authenticated request: its warehouse (one of another realm is as unknown as a missing
-   * one) and its caller's access there, read in one statement with the table's row for a load or
-   * commit, and checked before anything else runs.
+   * An authenticated request: its warehouse (one of another realm is as unknown as a missing one)
+   * and its caller's access there, read in one statement with the table's row for a load or commit,
+   * and checked before anything else runs.
    */
   private Response serve(Request request, Caller caller) {
     Optional<Operation> decided = AccessPolicy.ofRequest(request);

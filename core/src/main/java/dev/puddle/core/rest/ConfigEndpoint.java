@@ -12,8 +12,8 @@ import org.apache.iceberg.rest.responses.ConfigResponse;
 
 /**
  * {@code GET /v1/config}: the warehouse's prefix, the storage properties engines need, the
- * namespace separator, every endpoint this catalog serves, the idempotency key lifetime, and,
- * where the warehouse vends credentials and engines get no storage keys here, a default {@code
+ * namespace separator, every endpoint this catalog serves, the idempotency key lifetime, and, where
+ * the warehouse vends credentials and engines get no storage keys here, a default {@code
  * X-Iceberg-Access-Delegation} header.
  */
 final class ConfigEndpoint {
@@ -35,8 +35,7 @@ final class ConfigEndpoint {
     }
     if (credentials.vends(scope.warehouse()) && !storage.handsOutKeys()) {
       // a default, as in PyIceberg: engines without keys of their own ask for credentials
-      builder.withDefault(
-          "header." + AccessDelegation.HEADER, AccessDelegation.VENDED_CREDENTIALS);
+      builder.withDefault("header." + AccessDelegation.HEADER, AccessDelegation.VENDED_CREDENTIALS);
     }
     ConfigResponse response =
         builder

@@ -1,5 +1,6 @@
 package dev.puddle.core.rest;
 
+import dev.puddle.core.access.AccessLevel;
 import dev.puddle.core.access.AccessPolicy;
 import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.api.Request;
@@ -9,7 +10,6 @@ import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Warehouse;
-import dev.puddle.core.access.AccessLevel;
 import dev.puddle.core.vending.CredentialVending;
 import java.util.List;
 import org.apache.iceberg.catalog.Namespace;
@@ -22,8 +22,8 @@ import org.apache.iceberg.rest.requests.RegisterTableRequest;
 import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
 
 /**
- * Vended credentials in table responses ({@code X-Iceberg-Access-Delegation: vended-credentials}
- * on create, register, load and commit) and from {@code GET …/tables/{table}/credentials}.
+ * Vended credentials in table responses ({@code X-Iceberg-Access-Delegation: vended-credentials} on
+ * create, register, load and commit) and from {@code GET …/tables/{table}/credentials}.
  *
  * <p>The caller's data access is decided before the request runs, so a caller without it gets 403
  * and nothing changes. The credentials are added to the response afterwards, outside the
@@ -47,9 +47,9 @@ final class CredentialEndpoints {
   }
 
   /**
-   * The delegation of a table request that asks for vended credentials, decided before the
-   * request runs: 403 for a caller without access to the table's data; null if the warehouse
-   * vends no credentials.
+   * The delegation of a table request that asks for vended credentials, decided before the request
+   * runs: 403 for a caller without access to the table's data; null if the warehouse vends no
+   * credentials.
    */
   Delegation prepare(Request request, CallerAccess access, Warehouse warehouse) {
     if (!vending.enabled(warehouse)) {

@@ -23,8 +23,7 @@ final class ETags {
     try {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
       byte[] hash =
-          digest.digest(
-              (metadataLocation + "\n" + snapshotMode).getBytes(StandardCharsets.UTF_8));
+          digest.digest((metadataLocation + "\n" + snapshotMode).getBytes(StandardCharsets.UTF_8));
       return "\"" + HexFormat.of().formatHex(hash, 0, 16) + "\"";
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);

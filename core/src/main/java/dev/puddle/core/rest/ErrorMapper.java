@@ -102,8 +102,8 @@ public final class ErrorMapper {
   }
 
   /**
-   * A path as an error message may quote it: control characters escaped, and cut short, so that
-   * a message stays readable and small whatever the client sent.
+   * A path as an error message may quote it: control characters escaped, and cut short, so that a
+   * message stays readable and small whatever the client sent.
    */
   static String printable(String path) {
     StringBuilder out = new StringBuilder();

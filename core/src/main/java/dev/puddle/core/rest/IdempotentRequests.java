@@ -67,11 +67,10 @@ final class IdempotentRequests {
   /**
    * Serves a keyed mutation of {@code caller}'s realm, whose keys are its own. The key is bound to
    * the caller too: another principal presenting it is refused (422) rather than handed a response
-   * it was never authorized for. {@code perform} performs the request, each of its changes
-   * writing the mark it is given in its own transaction.
+   * it was never authorized for. {@code perform} performs the request, each of its changes writing
+   * the mark it is given in its own transaction.
    */
-  Response handle(
-      Caller caller, Request request, Function<IdempotencyMark, Response> perform) {
+  Response handle(Caller caller, Request request, Function<IdempotencyMark, Response> perform) {
     String realm = caller.realm();
     UUID key;
     try {
@@ -187,9 +186,7 @@ final class IdempotentRequests {
     return status < 500 && status != 401 && status != 403 && status != 419 && status != 429;
   }
 
-  /**
-   * SHA-256 of what makes two requests the same: who sent it, operation, path, query and body.
-   */
+  /** SHA-256 of what makes two requests the same: who sent it, operation, path, query and body. */
   static byte[] hash(String principal, Request request) {
     try {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
@@ -223,8 +220,6 @@ final class IdempotentRequests {
     if (response.body() == null) {
       return null;
     }
-    return response.gzippedBody() != null
-        ? response.gzippedBody()
-        : Gzip.compress(response.body());
+    return response.gzippedBody() != null ? response.gzippedBody() : Gzip.compress(response.body());
   }
 }

@@ -14,10 +14,9 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
  * The responses of full table loads ({@code snapshots=all}, no credentials) this execution
- * environment answered: body, gzip and entity tag. Engines load the same tables over and over, so
- * a load of a version already answered reads only the table's row, without its metadata, and
- * builds, hashes and compresses nothing: for a table of many snapshots that is most of a load's
- * time.
+ * environment answered: body, gzip and entity tag. Engines load the same tables over and over, so a
+ * load of a version already answered reads only the table's row, without its metadata, and builds,
+ * hashes and compresses nothing: for a table of many snapshots that is most of a load's time.
  */
 final class LoadedTables {
   private final CatalogObjects objects;
@@ -55,8 +54,7 @@ final class LoadedTables {
     Response response() {
       return kept.orElseGet(
           () ->
-              keep(
-                  warehouse, row.identifier(), row.metadataLocation(), row.metadataJson(), etag));
+              keep(warehouse, row.identifier(), row.metadataLocation(), row.metadataJson(), etag));
     }
   }
 

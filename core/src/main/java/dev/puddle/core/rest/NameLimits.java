@@ -7,9 +7,9 @@ import org.apache.iceberg.rest.RESTUtil;
 
 /**
  * How long names may be, so that every request naming them fits API Gateway's budget of 10,240
- * bytes for the request line and headers together, with room to spare for the warehouse prefix,
- * the query and the headers (a bearer token alone takes one or two kilobytes), and so that the
- * object keys of a table's files, which hold its namespace and name, stay under S3's 1,024 bytes.
+ * bytes for the request line and headers together, with room to spare for the warehouse prefix, the
+ * query and the headers (a bearer token alone takes one or two kilobytes), and so that the object
+ * keys of a table's files, which hold its namespace and name, stay under S3's 1,024 bytes.
  */
 public final class NameLimits {
   /** The most UTF-8 bytes of a namespace level, a table name or a view name. */
@@ -19,8 +19,8 @@ public final class NameLimits {
   public static final int MAX_LEVELS = 16;
 
   /**
-   * The most characters of a namespace and a name together as a client puts them in a request
-   * path: percent-encoded, the levels joined by {@code %1F}, with the {@code /} between them.
+   * The most characters of a namespace and a name together as a client puts them in a request path:
+   * percent-encoded, the levels joined by {@code %1F}, with the {@code /} between them.
    */
   public static final int MAX_ENCODED_PATH_CHARS = 768;
 

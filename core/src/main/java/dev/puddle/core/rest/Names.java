@@ -7,12 +7,12 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
- * Namespaces and names in request paths. API Gateway decodes paths before Lambda sees them:
- * {@code %1F} arrives as a raw unit separator and {@code %2F} as {@code /}. Both the raw and the
+ * Namespaces and names in request paths. API Gateway decodes paths before Lambda sees them: {@code
+ * %1F} arrives as a raw unit separator and {@code %2F} as {@code /}. Both the raw and the
  * still-encoded separator are accepted. Iceberg clients encode a space as {@code +}, which API
- * Gateway leaves as it is, so a {@code +} in a path is a space. A name with a {@code /} or a
- * {@code +}, a control character (NUL included), or that is {@code .} or {@code ..} could never
- * be addressed, nor one beyond {@link NameLimits}, so it is refused at creation.
+ * Gateway leaves as it is, so a {@code +} in a path is a space. A name with a {@code /} or a {@code
+ * +}, a control character (NUL included), or that is {@code .} or {@code ..} could never be
+ * addressed, nor one beyond {@link NameLimits}, so it is refused at creation.
  */
 public final class Names {
   /** The separator advertised in {@code /v1/config}, as clients put it in URLs. */

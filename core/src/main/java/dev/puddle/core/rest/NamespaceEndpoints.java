@@ -66,8 +66,7 @@ final class NamespaceEndpoints {
     request.validate();
     Names.checkCreatable(request.namespace());
     scope.authorize(Operation.CREATE_NAMESPACE, Targets.namespace(request.namespace()));
-    namespaces.create(
-        scope.warehouse(), request.namespace(), request.properties(), scope.mark());
+    namespaces.create(scope.warehouse(), request.namespace(), request.properties(), scope.mark());
     return Response.json(
         200,
         RestJson.write(

@@ -12,8 +12,8 @@ import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
  * {@code GET /admin/v1/warehouses/{warehouse}/purge-jobs}: a warehouse's purge jobs, newest first,
- * with where each stands and what it deleted and left alone. {@code state} filters by state;
- * {@code pageToken} and {@code pageSize} page as the catalog's listings do.
+ * with where each stands and what it deleted and left alone. {@code state} filters by state; {@code
+ * pageToken} and {@code pageSize} page as the catalog's listings do.
  */
 final class PurgeJobEndpoints {
   private final PurgeJobs jobs;

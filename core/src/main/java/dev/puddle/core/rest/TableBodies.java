@@ -58,8 +58,7 @@ final class TableBodies {
   private static TableLocation readMetadata(JsonParser parser) throws IOException {
     String location = null;
     Map<String, String> properties = null;
-    while (parser.nextToken() == JsonToken.FIELD_NAME
-        && (location == null || properties == null)) {
+    while (parser.nextToken() == JsonToken.FIELD_NAME && (location == null || properties == null)) {
       String field = parser.currentName();
       JsonToken value = parser.nextToken();
       if (field.equals("location") && value == JsonToken.VALUE_STRING) {
@@ -82,8 +81,8 @@ final class TableBodies {
   }
 
   /**
-   * The LoadTableResponse body with {@code config} entries added (they win over entries of the
-   * same name) and {@code storage-credentials}.
+   * The LoadTableResponse body with {@code config} entries added (they win over entries of the same
+   * name) and {@code storage-credentials}.
    */
   static String withCredentials(
       String body, Map<String, String> config, List<Credential> credentials) {

@@ -34,9 +34,9 @@ import org.apache.iceberg.rest.responses.ListTablesResponse;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 
 /**
- * The table operations of the REST specification. Metadata semantics (requirements, updates,
- * staged creates, server-side commit retries) are iceberg-core's {@link CatalogHandlers} over
- * {@link dev.puddle.core.catalog.PuddleCatalog}.
+ * The table operations of the REST specification. Metadata semantics (requirements, updates, staged
+ * creates, server-side commit retries) are iceberg-core's {@link CatalogHandlers} over {@link
+ * dev.puddle.core.catalog.PuddleCatalog}.
  */
 final class TableEndpoints {
   static final String SNAPSHOTS_ALL = "all";
@@ -45,10 +45,7 @@ final class TableEndpoints {
   private final VersionCache<TableMetadata> parsed;
   private final LoadedTables loaded;
 
-  TableEndpoints(
-      CatalogObjects objects,
-      VersionCache<TableMetadata> parsed,
-      LoadedTables loaded) {
+  TableEndpoints(CatalogObjects objects, VersionCache<TableMetadata> parsed, LoadedTables loaded) {
     this.objects = objects;
     this.parsed = parsed;
     this.loaded = loaded;
@@ -161,9 +158,9 @@ final class TableEndpoints {
 
   /**
    * A load of all snapshots answers with the stored metadata JSON as it is: iceberg-core's
-   * TableMetadataParser wrote it at commit, exactly as it would write it into the response, so
-   * the load neither parses nor re-serializes metadata, the main cost of loading a table with
-   * many snapshots. A version this environment answered before is answered again from {@link
+   * TableMetadataParser wrote it at commit, exactly as it would write it into the response, so the
+   * load neither parses nor re-serializes metadata, the main cost of loading a table with many
+   * snapshots. A version this environment answered before is answered again from {@link
    * LoadedTables} without reading its metadata at all.
    */
   private Response loadStoredTable(Scope scope) {
@@ -172,14 +169,12 @@ final class TableEndpoints {
   }
 
   /** 304 when the client's {@code If-None-Match} has the tag, else the response, which has it. */
-  private static Response unlessNotModified(
-      Scope scope, String etag, Supplier<Response> tagged) {
+  private static Response unlessNotModified(Scope scope, String etag, Supplier<Response> tagged) {
     if (ETags.matches(scope.request().header("if-none-match").orElse(null), etag)) {
       return new Response(304, Map.of(ETags.HEADER, etag), null);
     }
     return tagged.get();
   }
-
 
   Response tableExists(Scope scope) {
     TableIdentifier table = scope.table();

@@ -32,7 +32,8 @@ final class ViewEndpoints {
     request.validate();
     Names.checkCreatable(TableIdentifier.of(scope.namespace(), request.name()));
     return Response.json(
-        200, RestJson.write(CatalogHandlers.createView(scope.catalog(), scope.namespace(), request)));
+        200,
+        RestJson.write(CatalogHandlers.createView(scope.catalog(), scope.namespace(), request)));
   }
 
   Response registerView(Scope scope) {
@@ -60,8 +61,7 @@ final class ViewEndpoints {
   Response replaceView(Scope scope) {
     UpdateTableRequest request = RestJson.read(scope.request().body(), UpdateTableRequest.class);
     return Response.json(
-        200,
-        RestJson.write(CatalogHandlers.updateView(scope.catalog(), scope.view(), request)));
+        200, RestJson.write(CatalogHandlers.updateView(scope.catalog(), scope.view(), request)));
   }
 
   Response dropView(Scope scope) {
@@ -78,8 +78,7 @@ final class ViewEndpoints {
     RenameTableRequest request = RestJson.read(scope.request().body(), RenameTableRequest.class);
     request.validate();
     Names.checkCreatable(request.destination());
-    scope.authorize(
-        Operation.RENAME_VIEW, Targets.rename(request.source(), request.destination()));
+    scope.authorize(Operation.RENAME_VIEW, Targets.rename(request.source(), request.destination()));
     scope.catalog().renameView(request.source(), request.destination());
     return Response.noContent();
   }

@@ -24,7 +24,8 @@ public final class Storage implements AutoCloseable {
     this.clientProperties = Map.copyOf(clientProperties);
     Map<String, String> ioProperties = new HashMap<>(clientProperties);
     // the JDK's HTTP client: no Apache or Netty client in the deployment artifact
-    ioProperties.put(HttpClientProperties.CLIENT_TYPE, HttpClientProperties.CLIENT_TYPE_URLCONNECTION);
+    ioProperties.put(
+        HttpClientProperties.CLIENT_TYPE, HttpClientProperties.CLIENT_TYPE_URLCONNECTION);
     this.io = new S3FileIO();
     io.initialize(ioProperties);
   }
@@ -64,8 +65,8 @@ public final class Storage implements AutoCloseable {
   }
 
   /**
-   * What {@code /v1/config} hands engines as defaults: the client properties, and S3FileIO so
-   * that a Java client without Hadoop on its classpath can read and write tables.
+   * What {@code /v1/config} hands engines as defaults: the client properties, and S3FileIO so that
+   * a Java client without Hadoop on its classpath can read and write tables.
    */
   public Map<String, String> configDefaults() {
     Map<String, String> defaults = new HashMap<>(clientProperties);

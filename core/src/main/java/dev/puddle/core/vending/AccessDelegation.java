@@ -9,8 +9,8 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * The {@code X-Iceberg-Access-Delegation} header: a comma-separated list of the ways a client can
  * take delegated access to storage. Puddle serves {@code vended-credentials}; a header naming only
  * other modes ({@code remote-signing}) is refused with 400, as Apache Polaris refuses it, rather
- * than answered without the access the client asked for. The legacy value {@code true} means
- * vended credentials, as older clients send it.
+ * than answered without the access the client asked for. The legacy value {@code true} means vended
+ * credentials, as older clients send it.
  */
 public final class AccessDelegation {
   public static final String HEADER = "X-Iceberg-Access-Delegation";

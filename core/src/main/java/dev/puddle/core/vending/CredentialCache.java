@@ -10,10 +10,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Keeps vended credentials per execution environment, so that loads of the same table by the same
- * principal reuse one session instead of calling STS each time. An entry is served for most of
- * its credentials' lifetime: until five minutes before they expire, or for half their lifetime
- * when that is shorter than ten minutes, so engines always get credentials with time left, and
- * never credentials that have expired. {@link #forget()} drops everything.
+ * principal reuse one session instead of calling STS each time. An entry is served for most of its
+ * credentials' lifetime: until five minutes before they expire, or for half their lifetime when
+ * that is shorter than ten minutes, so engines always get credentials with time left, and never
+ * credentials that have expired. {@link #forget()} drops everything.
  */
 public final class CredentialCache implements CredentialVendor {
   private static final Duration REFRESH_BEFORE_EXPIRY = Duration.ofMinutes(5);

@@ -43,9 +43,7 @@ public final class SessionPolicy {
         throw new BadRequestException(
             "Cannot vend credentials for %s: it is a whole bucket", location);
       }
-      prefixes
-          .computeIfAbsent(s3.bucket(), bucket -> new ArrayList<>())
-          .add(s3.key());
+      prefixes.computeIfAbsent(s3.bucket(), bucket -> new ArrayList<>()).add(s3.key());
     }
     String arn = "arn:" + partition + ":s3:::";
     ObjectNode policy = JSON.createObjectNode();
@@ -63,8 +61,7 @@ public final class SessionPolicy {
       // statement ids are unique within a policy: one listing statement per bucket
       String sid = "ListLocations" + (bucketIndex++ == 0 ? "" : String.valueOf(bucketIndex));
       ObjectNode list = statement(sid, List.of("s3:ListBucket"), array(arn + bucket.getKey()));
-      ArrayNode allowed =
-          list.putObject("Condition").putObject("StringLike").putArray("s3:prefix");
+      ArrayNode allowed = list.putObject("Condition").putObject("StringLike").putArray("s3:prefix");
       bucket.getValue().forEach(key -> allowed.add(key + "/*").add(key));
       statements.add(list);
     }

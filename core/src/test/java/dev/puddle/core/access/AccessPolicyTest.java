@@ -22,11 +22,11 @@ import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 import org.junit.jupiter.api.Test;
 
 /**
- * The whole authorization table, walked: every operation against callers holding each privilege
- * on the catalog, the parent namespace, the namespace, the object, the rename's destination and
- * an unrelated namespace, each alone and each pair, with and without {@code service_admin}. What
- * each operation needs is written out below, a second time, as the specification the table must
- * meet; an operation or route added without a line here fails.
+ * The whole authorization table, walked: every operation against callers holding each privilege on
+ * the catalog, the parent namespace, the namespace, the object, the rename's destination and an
+ * unrelated namespace, each alone and each pair, with and without {@code service_admin}. What each
+ * operation needs is written out below, a second time, as the specification the table must meet; an
+ * operation or route added without a line here fails.
  */
 class AccessPolicyTest {
   private static final Namespace PARENT = Namespace.of("sales");
@@ -37,9 +37,9 @@ class AccessPolicyTest {
   private static final Targets TARGETS = new Targets(NAMESPACE, OBJECT, DESTINATION);
 
   /**
-   * What each operation needs: {@code anyone}, {@code service admin}, {@code catalog role},
-   * {@code sees <on>}, or {@code <PRIVILEGE> on <on>}; {@code +} joins what is needed together,
-   * {@code |} alternatives.
+   * What each operation needs: {@code anyone}, {@code service admin}, {@code catalog role}, {@code
+   * sees <on>}, or {@code <PRIVILEGE> on <on>}; {@code +} joins what is needed together, {@code |}
+   * alternatives.
    */
   private static final Map<Operation, String> NEEDS =
       Map.ofEntries(
@@ -87,8 +87,7 @@ class AccessPolicyTest {
           entry(Operation.VIEW_EXISTS, "VIEW_LIST on VIEW"),
           entry(Operation.REPLACE_VIEW, "VIEW_WRITE_PROPERTIES on VIEW"),
           entry(Operation.DROP_VIEW, "VIEW_DROP on VIEW"),
-          entry(
-              Operation.RENAME_VIEW, "VIEW_DROP on VIEW + VIEW_CREATE on DESTINATION_NAMESPACE"),
+          entry(Operation.RENAME_VIEW, "VIEW_DROP on VIEW + VIEW_CREATE on DESTINATION_NAMESPACE"),
           entry(Operation.LIST_PURGE_JOBS, "CATALOG_MANAGE_CONTENT on CATALOG"),
           entry(Operation.LIST_WAREHOUSES, "service admin"),
           entry(Operation.CREATE_WAREHOUSE, "service admin"),
@@ -309,8 +308,7 @@ class AccessPolicyTest {
         Privilege privilege = Privilege.valueOf(words[0]);
         Securable target = Rule.On.valueOf(words[1]).of(TARGETS);
         yield caller.grants().stream()
-            .anyMatch(
-                g -> privilege.isGrantedBy(g.privilege()) && reaches(g.securable(), target));
+            .anyMatch(g -> privilege.isGrantedBy(g.privilege()) && reaches(g.securable(), target));
       }
     };
   }

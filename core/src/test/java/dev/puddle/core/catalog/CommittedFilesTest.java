@@ -23,8 +23,7 @@ class CommittedFilesTest {
 
   @Test
   void aManifestListUnderTheTableOrAWritePathIsTaken() {
-    assertThatCode(
-            () -> CommittedFiles.check(WAREHOUSE, withSnapshot(TABLE + "/s.avro", Map.of())))
+    assertThatCode(() -> CommittedFiles.check(WAREHOUSE, withSnapshot(TABLE + "/s.avro", Map.of())))
         .doesNotThrowAnyException();
     assertThatCode(
             () ->
@@ -61,7 +60,8 @@ class CommittedFilesTest {
     new MetadataUpdate.AddSnapshot(
             SnapshotParser.fromJson(
                 "{\"snapshot-id\":1,\"timestamp-ms\":1,\"sequence-number\":1,\"summary\":"
-                    + "{\"operation\":\"append\"},\"manifest-list\":\"" + manifestList
+                    + "{\"operation\":\"append\"},\"manifest-list\":\""
+                    + manifestList
                     + "\",\"schema-id\":0}"))
         .applyTo(builder);
     return builder.build();

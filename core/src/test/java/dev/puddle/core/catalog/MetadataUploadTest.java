@@ -30,7 +30,9 @@ class MetadataUploadTest {
         MetadataUpload.start(
             new RefusingFileIO(), "s3://lake/t/metadata/00001-a.metadata.json", new byte[] {1});
 
-    assertThatThrownBy(upload::await).isInstanceOf(RuntimeIOException.class).hasMessageContaining("refused");
+    assertThatThrownBy(upload::await)
+        .isInstanceOf(RuntimeIOException.class)
+        .hasMessageContaining("refused");
     upload.awaitQuietly();
   }
 

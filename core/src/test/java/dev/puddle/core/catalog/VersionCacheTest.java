@@ -66,6 +66,12 @@ class VersionCacheTest {
 
   private static CatalogObject row(String metadataLocation) {
     return new CatalogObject(
-        UUID.randomUUID(), ORDERS, Kind.TABLE, "s3://lake/sales/orders", true, metadataLocation, null);
+        UUID.randomUUID(),
+        ORDERS,
+        Kind.TABLE,
+        "s3://lake/sales/orders",
+        true,
+        metadataLocation,
+        null);
   }
 }

@@ -154,8 +154,7 @@ class NamesTest {
         .isInstanceOf(BadRequestException.class)
         .hasMessageContaining("769 characters");
     // every byte of a non-ASCII name takes three characters
-    assertThatThrownBy(
-            () -> Names.checkCreatable(Namespace.of("é".repeat(127), "é".repeat(127))))
+    assertThatThrownBy(() -> Names.checkCreatable(Namespace.of("é".repeat(127), "é".repeat(127))))
         .isInstanceOf(BadRequestException.class);
   }
 

@@ -1,11 +1,11 @@
 package dev.puddle.core.vending;
 
-import dev.puddle.core.access.AccessLevel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.access.AccessLevel;
 import java.util.Map;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.junit.jupiter.api.Test;
@@ -74,9 +74,11 @@ class SessionPolicyTest {
             AccessLevel.WRITE,
             TABLE,
             Map.of(
-                "write.data.path", "s3a://bulk/orders/data/",
+                "write.data.path",
+                "s3a://bulk/orders/data/",
                 // inside the location already: no statement of its own
-                "write.metadata.path", TABLE + "/meta"));
+                "write.metadata.path",
+                TABLE + "/meta"));
 
     assertThat(scope.locations()).containsExactly(TABLE, "s3a://bulk/orders/data");
     JsonNode policy = JSON.readTree(SessionPolicy.json(scope, "aws-cn"));

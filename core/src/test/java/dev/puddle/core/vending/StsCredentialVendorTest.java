@@ -1,10 +1,10 @@
 package dev.puddle.core.vending;
 
-import dev.puddle.core.access.AccessLevel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.access.AccessLevel;
 import dev.puddle.core.api.TestClock;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.Warehouse;
@@ -58,9 +58,12 @@ class StsCredentialVendorTest {
     assertThat(credentials.config())
         .containsExactlyInAnyOrderEntriesOf(
             Map.of(
-                "s3.access-key-id", "ASIAPUDDLETEST1",
-                "s3.secret-access-key", "secret-1",
-                "s3.session-token", "token-1",
+                "s3.access-key-id",
+                "ASIAPUDDLETEST1",
+                "s3.secret-access-key",
+                "secret-1",
+                "s3.session-token",
+                "token-1",
                 "s3.session-token-expires-at-ms",
                 Long.toString(credentials.expiration().toEpochMilli())));
     assertThat(vendor.clientProperties())

@@ -3,8 +3,8 @@ package dev.puddle.core.metastore.access;
 import dev.puddle.core.access.BuiltInRoles;
 import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.access.Grant;
-import dev.puddle.core.access.Securable;
 import dev.puddle.core.access.Privilege;
+import dev.puddle.core.access.Securable;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;
@@ -24,10 +24,10 @@ import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 
 /**
- * Reads a caller's access: from the principal through its activated principal roles (is one of
- * them {@code service_admin}?) on to the catalog roles of one warehouse and every privilege they
- * hold there, each with the path of its securable; for a load or commit, with the table's row in
- * the same round trip.
+ * Reads a caller's access: from the principal through its activated principal roles (is one of them
+ * {@code service_admin}?) on to the catalog roles of one warehouse and every privilege they hold
+ * there, each with the path of its securable; for a load or commit, with the table's row in the
+ * same round trip.
  *
  * <p>An execution environment keeps what it read together with the realm's access version at the
  * time (migration V7: every change to principals, roles, grants or object names bumps it in the
@@ -61,8 +61,8 @@ public final class AccessQuery {
   private static final int KEPT_CALLERS = 1024;
 
   /**
-   * What one read gave: the caller's access and, if a row was looked up with it, that row (empty
-   * if there is no such table or view).
+   * What one read gave: the caller's access and, if a row was looked up with it, that row (empty if
+   * there is no such table or view).
    */
   public record AccessRead(CallerAccess access, Optional<CatalogObject> row) {}
 
@@ -95,8 +95,8 @@ public final class AccessQuery {
 
   /**
    * The caller's access in the warehouse {@code warehouseId}, and the table or view {@code row}
-   * looks up (if not null) in the same round trip. Only the access decides what the request may
-   * do: the row is read, not used, before the access is checked.
+   * looks up (if not null) in the same round trip. Only the access decides what the request may do:
+   * the row is read, not used, before the access is checked.
    */
   public AccessRead read(Caller caller, Long warehouseId, CatalogObjects.Lookup row) {
     if (row != null && !Long.valueOf(row.warehouseId()).equals(warehouseId)) {
@@ -117,8 +117,7 @@ public final class AccessQuery {
         });
   }
 
-  private static void bind(
-      PreparedStatement statement, Connection connection, Key key, Kept known)
+  private static void bind(PreparedStatement statement, Connection connection, Key key, Kept known)
       throws SQLException {
     Caller caller = key.caller();
     statement.setString(1, caller.realm());

@@ -1,8 +1,8 @@
 package dev.puddle.core.metastore.access;
 
 import dev.puddle.core.access.Grant;
-import dev.puddle.core.access.Securable;
 import dev.puddle.core.access.Privilege;
+import dev.puddle.core.access.Securable;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;

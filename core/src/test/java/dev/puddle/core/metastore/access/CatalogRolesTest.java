@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.puddle.core.access.BuiltInRoles;
 import dev.puddle.core.access.Grant;
+import dev.puddle.core.access.Privilege;
 import dev.puddle.core.access.Role;
 import dev.puddle.core.access.Securable;
-import dev.puddle.core.access.Privilege;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.FreshDatabase;
 import dev.puddle.core.metastore.Rows;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.puddle.core.access.Grant;
-import dev.puddle.core.access.Securable;
 import dev.puddle.core.access.Privilege;
+import dev.puddle.core.access.Securable;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;

@@ -28,8 +28,8 @@ import java.util.stream.Stream;
 /**
  * Puddle's local twin as a user runs it: {@code java -jar local/target/puddle-local.jar} in a child
  * JVM, on free loopback ports and a fresh data directory. Nothing of Puddle is on this JVM's class
- * path; what engines need (the catalog URI and the S3 properties) is read from what the twin
- * prints at start, root's credential is the one given to it in {@code PUDDLE_ROOT_CREDENTIAL}.
+ * path; what engines need (the catalog URI and the S3 properties) is read from what the twin prints
+ * at start, root's credential is the one given to it in {@code PUDDLE_ROOT_CREDENTIAL}.
  */
 public final class PuddleTwin implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
@@ -100,8 +100,7 @@ public final class PuddleTwin implements AutoCloseable {
       pump.setDaemon(true);
       pump.start();
       try {
-        Map<String, String> properties =
-            printed.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        Map<String, String> properties = printed.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         return new PuddleTwin(process, data, credential, properties);
       } catch (ExecutionException | TimeoutException e) {
         process.destroyForcibly();
