@@ -2,14 +2,14 @@ package dev.puddle.functions;
 
 import dev.puddle.contract.EnvironmentVariable;
 import dev.puddle.contract.FunctionGroup;
+import dev.puddle.core.aws.IamAuthCredentials;
+import dev.puddle.core.aws.SecretsManagerCredentials;
+import dev.puddle.core.aws.StsCredentialVendor;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
-import dev.puddle.core.metastore.IamAuthCredentials;
 import dev.puddle.core.metastore.PostgresConnections;
-import dev.puddle.core.metastore.SecretsManagerCredentials;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.CredentialVendor;
-import dev.puddle.core.vending.StsCredentialVendor;
 import java.net.URI;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

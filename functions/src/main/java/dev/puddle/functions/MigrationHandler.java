@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.contract.FunctionGroup;
 import dev.puddle.core.access.PrincipalCredential;
-import dev.puddle.core.access.RootCredentialSecret;
+import dev.puddle.core.aws.RootCredentialSecret;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Migrations;
 import dev.puddle.core.metastore.Warehouses;

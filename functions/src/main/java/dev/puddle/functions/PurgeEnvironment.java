@@ -1,6 +1,8 @@
 package dev.puddle.functions;
 
 import dev.puddle.contract.EnvironmentVariable;
+import dev.puddle.core.aws.S3Objects;
+import dev.puddle.core.aws.SqsPurgeQueue;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.Warehouses;
@@ -8,8 +10,6 @@ import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.purge.PurgeSweep;
 import dev.puddle.core.purge.PurgeWorker;
-import dev.puddle.core.purge.S3Objects;
-import dev.puddle.core.purge.SqsPurgeQueue;
 import dev.puddle.core.storage.Storage;
 import java.time.Duration;
 import java.util.Map;

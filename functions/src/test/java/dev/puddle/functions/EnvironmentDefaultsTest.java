@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.puddle.contract.EnvironmentVariable;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.TokenIssuer;
-import dev.puddle.core.vending.StsCredentialVendor;
+import dev.puddle.core.aws.StsCredentialVendor;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

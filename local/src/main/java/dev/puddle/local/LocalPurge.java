@@ -1,5 +1,7 @@
 package dev.puddle.local;
 
+import dev.puddle.core.aws.S3Objects;
+import dev.puddle.core.aws.SqsPurgeQueue;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.Warehouses;
@@ -7,8 +9,6 @@ import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.purge.PurgeSweep;
 import dev.puddle.core.purge.PurgeWorker;
-import dev.puddle.core.purge.S3Objects;
-import dev.puddle.core.purge.SqsPurgeQueue;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.functions.PurgeHandler;
 import dev.puddle.functions.PurgeSweepHandler;

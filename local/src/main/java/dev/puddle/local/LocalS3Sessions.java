@@ -1,6 +1,6 @@
 package dev.puddle.local;
 
-import dev.puddle.core.purge.S3Location;
+import dev.puddle.core.storage.S3Location;
 import dev.puddle.core.vending.CredentialScope;
 import dev.puddle.core.vending.VendedCredentials;
 import java.security.SecureRandom;

@@ -1,6 +1,6 @@
 package dev.puddle.local;
 
-import dev.puddle.core.purge.SqsPurgeQueue;
+import dev.puddle.core.aws.SqsPurgeQueue;
 import java.time.Duration;
 import java.util.Map;
 import org.elasticmq.rest.sqs.SQSRestServer;

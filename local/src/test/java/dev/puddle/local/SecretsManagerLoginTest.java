@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.puddle.core.aws.SecretsManagerCredentials;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.PostgresConnections;
-import dev.puddle.core.metastore.SecretsManagerCredentials;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.nimbusds.jose.jwk.JWKSet;
-import dev.puddle.core.auth.SecretsManagerKeySet;
+import dev.puddle.core.aws.SecretsManagerKeySet;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -3,11 +3,11 @@ package dev.puddle.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.puddle.core.aws.S3Objects;
+import dev.puddle.core.aws.SecretsManagerCredentials;
+import dev.puddle.core.aws.SqsPurgeQueue;
 import dev.puddle.core.metastore.DatabaseCredentials.Login;
-import dev.puddle.core.metastore.SecretsManagerCredentials;
 import dev.puddle.core.purge.PurgeMessage;
-import dev.puddle.core.purge.S3Objects;
-import dev.puddle.core.purge.SqsPurgeQueue;
 import dev.puddle.core.storage.Storage;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,7 +2,7 @@ package dev.puddle.core.catalog;
 
 import dev.puddle.core.metastore.Locations;
 import dev.puddle.core.metastore.Warehouse;
-import dev.puddle.core.purge.S3Location;
+import dev.puddle.core.storage.S3Location;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

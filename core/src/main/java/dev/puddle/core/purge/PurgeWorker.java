@@ -1,12 +1,14 @@
 package dev.puddle.core.purge;
 
 import dev.puddle.core.api.Deadline;
+import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJob.Checkpoint;
 import dev.puddle.core.metastore.PurgeJob.Phase;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.PurgeJobs.Claim;
 import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.storage.S3Location;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -1,5 +1,6 @@
 package dev.puddle.core.vending;
 
+import dev.puddle.core.aws.StsCredentialVendor;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.Map;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.puddle.core.purge;
+package dev.puddle.core.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,7 +1,8 @@
-package dev.puddle.core.metastore;
+package dev.puddle.core.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.puddle.core.metastore.DatabaseCredentials;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;

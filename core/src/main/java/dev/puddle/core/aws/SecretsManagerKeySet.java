@@ -1,6 +1,7 @@
-package dev.puddle.core.auth;
+package dev.puddle.core.aws;
 
 import com.nimbusds.jose.jwk.JWKSet;
+import dev.puddle.core.auth.KeySetSource;
 import java.io.IOException;
 import java.text.ParseException;
 import java.util.function.Supplier;

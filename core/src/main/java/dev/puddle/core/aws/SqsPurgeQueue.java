@@ -1,5 +1,7 @@
-package dev.puddle.core.purge;
+package dev.puddle.core.aws;
 
+import dev.puddle.core.purge.PurgeMessage;
+import dev.puddle.core.purge.PurgeQueue;
 import java.net.URI;
 import java.time.Duration;
 import java.util.UUID;

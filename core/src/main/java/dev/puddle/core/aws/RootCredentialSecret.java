@@ -1,7 +1,8 @@
-package dev.puddle.core.access;
+package dev.puddle.core.aws;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.metastore.access.Principals;
 import dev.puddle.core.metastore.access.RealmBootstrap;
 import java.io.IOException;

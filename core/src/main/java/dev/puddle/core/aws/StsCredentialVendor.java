@@ -1,6 +1,11 @@
-package dev.puddle.core.vending;
+package dev.puddle.core.aws;
 
 import dev.puddle.core.metastore.Warehouse;
+import dev.puddle.core.vending.CredentialVendor;
+import dev.puddle.core.vending.RoleSessionName;
+import dev.puddle.core.vending.SessionPolicy;
+import dev.puddle.core.vending.SessionRequest;
+import dev.puddle.core.vending.VendedCredentials;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.puddle.core.purge;
+package dev.puddle.core.storage;
 
 import java.util.Optional;
 

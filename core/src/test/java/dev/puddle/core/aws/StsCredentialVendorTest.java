@@ -1,4 +1,4 @@
-package dev.puddle.core.vending;
+package dev.puddle.core.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,13 @@ import dev.puddle.core.access.AccessLevel;
 import dev.puddle.core.api.TestClock;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.Warehouse;
+import dev.puddle.core.vending.CredentialCache;
+import dev.puddle.core.vending.CredentialScope;
+import dev.puddle.core.vending.RoleSessionName;
+import dev.puddle.core.vending.SessionPolicy;
+import dev.puddle.core.vending.SessionRequest;
+import dev.puddle.core.vending.StsTestEndpoint;
+import dev.puddle.core.vending.VendedCredentials;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

@@ -1,7 +1,8 @@
-package dev.puddle.core.metastore;
+package dev.puddle.core.aws;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.metastore.DatabaseCredentials;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.function.Supplier;

@@ -1,5 +1,6 @@
-package dev.puddle.core.metastore;
+package dev.puddle.core.aws;
 
+import dev.puddle.core.metastore.DatabaseCredentials;
 import java.time.Duration;
 import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;

@@ -1,4 +1,4 @@
-package dev.puddle.core.auth;
+package dev.puddle.core.aws;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.jwk.Curve;

@@ -1,5 +1,6 @@
-package dev.puddle.core.purge;
+package dev.puddle.core.aws;
 
+import dev.puddle.core.purge.PurgeException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
