@@ -8,6 +8,11 @@ import java.util.Map;
 /**
  * An API Gateway HTTP API event, payload format 2.0, as Lambda delivers it. API Gateway has already
  * decoded {@code rawPath}, the path parameters and the query parameters.
+ *
+ * <p>It is also the event the local twin's bridge writes, field for field as API Gateway would, so
+ * it carries every field of the format, also those the handler never reads (the request
+ * context's account, API, domain, stage and times, the protocol, source IP and user agent, the
+ * raw query string and cookies): the twin's events are then exactly what a function receives.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record HttpApiEvent(
@@ -23,7 +28,7 @@ public record HttpApiEvent(
     @JsonProperty("body") String body,
     @JsonProperty("isBase64Encoded") boolean isBase64Encoded) {
 
-  /** The parts of the request context Puddle reads. */
+  /** The request context: the handler reads the request id and the HTTP method. */
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record RequestContext(
       @JsonProperty("accountId") String accountId,
