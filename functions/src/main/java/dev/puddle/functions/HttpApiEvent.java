@@ -10,9 +10,9 @@ import java.util.Map;
  * decoded {@code rawPath}, the path parameters and the query parameters.
  *
  * <p>It is also the event the local twin's bridge writes, field for field as API Gateway would, so
- * it carries every field of the format, also those the handler never reads (the request
- * context's account, API, domain, stage and times, the protocol, source IP and user agent, the
- * raw query string and cookies): the twin's events are then exactly what a function receives.
+ * it carries every field of the format, also those the handler never reads (the request context's
+ * account, API, domain, stage and times, the protocol, source IP and user agent, the raw query
+ * string and cookies): the twin's events are then exactly what a function receives.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record HttpApiEvent(

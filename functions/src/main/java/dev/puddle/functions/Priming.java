@@ -6,6 +6,7 @@ import dev.puddle.contract.FunctionGroup;
 import dev.puddle.contract.Route;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.PrimingIssuer;
+import dev.puddle.core.rest.ErrorMapper;
 import dev.puddle.core.rest.PayloadPriming;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -79,18 +80,24 @@ final class Priming {
     function.log().mute(true);
     try {
       String authorization = "Bearer " + issuer.token();
-      for (Route route : Route.values()) {
-        if (!groups.contains(route.group())) {
-          continue;
-        }
-        HttpApiResponse response = replay(route, authorization);
-        if (response != null) {
-          events++;
-          if (route.requiresAuthentication() && response.statusCode() == 401) {
-            unauthenticated++;
-          }
-        }
-      }
+      int[] counts = new int[2];
+      ErrorMapper.whilePriming(
+          () -> {
+            for (Route route : Route.values()) {
+              if (!groups.contains(route.group())) {
+                continue;
+              }
+              HttpApiResponse response = replay(route, authorization);
+              if (response != null) {
+                counts[0]++;
+                if (route.requiresAuthentication() && response.statusCode() == 401) {
+                  counts[1]++;
+                }
+              }
+            }
+          });
+      events = counts[0];
+      unauthenticated = counts[1];
       PayloadPriming.run();
     } finally {
       trust.close();

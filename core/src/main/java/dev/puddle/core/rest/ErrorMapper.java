@@ -34,6 +34,22 @@ import org.slf4j.LoggerFactory;
 public final class ErrorMapper {
   private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
 
+  /**
+   * Set while SnapStart priming replays canned requests, before the environment serves any: they
+   * fail on purpose where they would first need the metastore, and those failures are no news.
+   */
+  private static volatile boolean priming;
+
+  /** Runs {@code work} (priming's replays) without logging the failures it maps. */
+  public static void whilePriming(Runnable work) {
+    priming = true;
+    try {
+      work.run();
+    } finally {
+      priming = false;
+    }
+  }
+
   private static final Map<Class<? extends Exception>, Integer> STATUS =
       Map.ofEntries(
           Map.entry(BadRequestException.class, 400),
@@ -63,10 +79,12 @@ public final class ErrorMapper {
     int status = statusOf(error);
     String message;
     if (status == 500 && !(error instanceof CommitStateUnknownException)) {
-      LOG.error("Internal error", error);
+      if (!priming) {
+        LOG.error("Internal error", error);
+      }
       message = "Internal server error";
     } else {
-      if (status >= 500) {
+      if (status >= 500 && !priming) {
         LOG.warn("{}: {}", error.getClass().getSimpleName(), error.getMessage(), error);
       }
       message = error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
