@@ -1,6 +1,5 @@
 package dev.puddle.core.catalog;
 
-import dev.puddle.core.metastore.Locations;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.List;
 import org.apache.iceberg.MetadataUpdate;
@@ -20,9 +19,11 @@ final class CommittedFiles {
 
   /** Fails unless every file {@code metadata}'s changes add lies within its writable roots. */
   static void check(Warehouse warehouse, TableMetadata metadata) {
+    // the roots as the metadata spells them: a location may end in a space, which belongs to its
+    // last segment (Locations.normalize would strip it) and so to every file below it
     List<String> roots =
         RequestedLocations.roots(metadata.location(), metadata.properties()).stream()
-            .map(Locations::normalize)
+            .map(CommittedFiles::withoutTrailingSlashes)
             .toList();
     for (MetadataUpdate update : metadata.changes()) {
       if (update instanceof MetadataUpdate.AddSnapshot add
@@ -37,9 +38,18 @@ final class CommittedFiles {
     }
   }
 
+  private static String withoutTrailingSlashes(String location) {
+    String result = location;
+    while (result.endsWith("/") && !result.endsWith("://")) {
+      result = result.substring(0, result.length() - 1);
+    }
+    return result;
+  }
+
   private static void checkFile(Warehouse warehouse, List<String> roots, String what, String path) {
     String normalized = RequestedLocations.check(warehouse, path);
-    if (roots.stream().noneMatch(root -> Locations.isWithin(normalized, root))) {
+    if (roots.stream()
+        .noneMatch(root -> normalized.equals(root) || normalized.startsWith(root + "/"))) {
       throw new BadRequestException(
           "Invalid %s %s: outside the table's locations %s", what, normalized, roots);
     }

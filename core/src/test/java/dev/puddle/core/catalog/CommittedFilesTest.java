@@ -35,6 +35,22 @@ class CommittedFilesTest {
         .doesNotThrowAnyException();
   }
 
+  /** Trino's smoke suite creates tables whose location ends in a space: it is part of the key. */
+  @Test
+  void aLocationEndingInASpaceHoldsTheFilesBelowIt() {
+    String spaced = TABLE + " ";
+    assertThatCode(
+            () ->
+                CommittedFiles.check(
+                    WAREHOUSE, withSnapshot(spaced + "/metadata/s.avro", Map.of(), spaced)))
+        .doesNotThrowAnyException();
+    assertThatThrownBy(
+            () ->
+                CommittedFiles.check(
+                    WAREHOUSE, withSnapshot(TABLE + "x/metadata/s.avro", Map.of(), spaced)))
+        .isInstanceOf(BadRequestException.class);
+  }
+
   @Test
   void aManifestListElsewhereIsRefused() {
     for (String list :
@@ -49,12 +65,18 @@ class CommittedFilesTest {
 
   /** New table metadata at {@link #TABLE} that adds a snapshot with this manifest list. */
   private static TableMetadata withSnapshot(String manifestList, Map<String, String> properties) {
+    return withSnapshot(manifestList, properties, TABLE);
+  }
+
+  /** New table metadata at {@code location} that adds a snapshot with this manifest list. */
+  private static TableMetadata withSnapshot(
+      String manifestList, Map<String, String> properties, String location) {
     TableMetadata base =
         TableMetadata.newTableMetadata(
             new Schema(Types.NestedField.required(1, "id", Types.LongType.get())),
             PartitionSpec.unpartitioned(),
             SortOrder.unsorted(),
-            TABLE,
+            location,
             properties);
     TableMetadata.Builder builder = TableMetadata.buildFrom(base);
     new MetadataUpdate.AddSnapshot(
