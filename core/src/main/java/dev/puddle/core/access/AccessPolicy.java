@@ -132,6 +132,15 @@ public final class AccessPolicy {
         access.caller().principal(), table);
   }
 
+  /**
+   * Whether a table response of {@code route} carries vended credentials when asked: the routes the
+   * table lets delegate, but {@code loadCredentials}, whose whole answer is credentials.
+   */
+  public static boolean carriesCredentials(Route route) {
+    return route != Route.LOAD_CREDENTIALS
+        && Operation.VEND_READ_CREDENTIALS.routes().contains(route);
+  }
+
   /** The operations a request of {@code route} may perform, as the table has them. */
   public static List<Operation> performedBy(Route route) {
     return PERFORMED.get(route);

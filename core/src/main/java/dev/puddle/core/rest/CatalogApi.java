@@ -246,7 +246,8 @@ public final class CatalogApi {
             warehouse == null ? null : tableEndpoints.rowLookup(request, warehouse));
     decided.ifPresent(op -> AccessPolicy.authorize(op, read.access(), Scope.targetsOf(request)));
     CredentialEndpoints.Delegation delegation =
-        delegates(request.route()) && AccessDelegation.vendedCredentialsRequested(request)
+        AccessPolicy.carriesCredentials(request.route())
+                && AccessDelegation.vendedCredentialsRequested(request)
             ? credentialEndpoints.prepare(request, read.access(), warehouse)
             : null;
     Function<IdempotencyMark, Response> perform =
@@ -270,14 +271,6 @@ public final class CatalogApi {
             ? idempotency.handle(caller, request, perform)
             : perform.apply(IdempotencyMark.NONE);
     return delegation == null ? response : credentialEndpoints.attach(delegation, response);
-  }
-
-  /** The routes whose table responses may carry vended credentials. */
-  private static boolean delegates(Route route) {
-    return route == Route.CREATE_TABLE
-        || route == Route.REGISTER_TABLE
-        || route == Route.LOAD_TABLE
-        || route == Route.UPDATE_TABLE;
   }
 
   /**

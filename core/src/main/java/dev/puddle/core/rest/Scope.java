@@ -51,8 +51,12 @@ record Scope(
   }
 
   TableIdentifier view() {
+    return viewOf(request);
+  }
+
+  static TableIdentifier viewOf(Request request) {
     return TableIdentifier.of(
-        namespace(), Names.segment(request.pathParameter("view").orElseThrow()));
+        namespaceOf(request), Names.segment(request.pathParameter("view").orElseThrow()));
   }
 
   static Namespace namespaceOf(Request request) {
@@ -73,9 +77,7 @@ record Scope(
       return Targets.object(tableOf(request));
     }
     if (request.pathParameter("view").isPresent()) {
-      return Targets.object(
-          TableIdentifier.of(
-              namespaceOf(request), Names.segment(request.pathParameter("view").orElseThrow())));
+      return Targets.object(viewOf(request));
     }
     if (request.pathParameter("namespace").isPresent()) {
       return Targets.namespace(namespaceOf(request));

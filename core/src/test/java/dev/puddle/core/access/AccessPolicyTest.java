@@ -219,6 +219,13 @@ class AccessPolicyTest {
   }
 
   @Test
+  void tableResponsesOfCreateRegisterLoadAndCommitCarryCredentials() {
+    assertThat(Arrays.stream(Route.values()).filter(AccessPolicy::carriesCredentials))
+        .containsExactlyInAnyOrder(
+            Route.CREATE_TABLE, Route.REGISTER_TABLE, Route.LOAD_TABLE, Route.UPDATE_TABLE);
+  }
+
+  @Test
   void aRefusalNamesWhatIsMissing() {
     CallerAccess reader = holding(Privilege.TABLE_READ_DATA);
     assertThatThrownBy(() -> AccessPolicy.authorize(Operation.RENAME_TABLE, reader, TARGETS))
