@@ -41,6 +41,8 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
@@ -153,6 +155,42 @@ class AccessControlTest {
     assertThat(second.loadTable(TableIdentifier.of(NS1, "orders"))).isNotNull();
     assertThatThrownBy(() -> second.loadTable(TableIdentifier.of(NS1, "payroll")))
         .isInstanceOf(ForbiddenException.class);
+  }
+
+  /**
+   * Trino looks a name up as a view before it loads it as a table: a reader of a namespace's tables
+   * gets 404 for a view of a table's name, which tells it nothing it may not know (tables and views
+   * share one identifier space); a name it may not know of stays refused.
+   */
+  @Test
+  void aNameHoldingTheOtherKindIsNotFoundToWhoMayKnowIt() {
+    RESTCatalog writer = engine(Principals.ROOT);
+    writer.createNamespace(NS1);
+    TableIdentifier orders = TableIdentifier.of(NS1, "orders");
+    TableIdentifier recent = TableIdentifier.of(NS1, "recent");
+    writer.createTable(orders, SCHEMA);
+    writer
+        .buildView(recent)
+        .withSchema(SCHEMA)
+        .withDefaultNamespace(NS1)
+        .withQuery("spark", "SELECT * FROM ns1.orders")
+        .create();
+    RESTCatalog tables = engine(readerOf(NS1, "TABLE_READ_DATA"));
+    RESTCatalog views = engine(readerOf(NS1, "VIEW_READ_PROPERTIES"));
+
+    assertThatThrownBy(() -> tables.loadView(orders)).isInstanceOf(NoSuchViewException.class);
+    assertThat(tables.viewExists(orders)).isFalse();
+    assertThatThrownBy(() -> views.loadTable(recent)).isInstanceOf(NoSuchTableException.class);
+    assertThat(views.tableExists(recent)).isFalse();
+    TableIdentifier missing = TableIdentifier.of(NS1, "missing");
+    assertThatThrownBy(() -> tables.loadView(missing)).isInstanceOf(ForbiddenException.class);
+    assertThatThrownBy(() -> tables.loadView(recent)).isInstanceOf(ForbiddenException.class);
+    assertThatThrownBy(() -> views.loadTable(missing)).isInstanceOf(ForbiddenException.class);
+    assertThatThrownBy(() -> views.loadTable(orders)).isInstanceOf(ForbiddenException.class);
+    // who may know neither kind in that namespace learns nothing
+    writer.createNamespace(NS2);
+    RESTCatalog outsider = engine(readerOf(NS2, "TABLE_READ_DATA"));
+    assertThatThrownBy(() -> outsider.loadView(orders)).isInstanceOf(ForbiddenException.class);
   }
 
   @Test

@@ -391,6 +391,9 @@ class EventSamplesTest {
     expect(answer, 200);
     assertThat(texts(answer.body().get("namespace"))).containsExactly("sales", "eu");
     assertThat(answer.body().at("/properties/region").asText()).isEqualTo("eu-west-1");
+    // a namespace without a location of its own reports where its tables go
+    assertThat(answer.body().at("/properties/location").asText())
+        .isEqualTo(target.location() + "/sales/eu");
   }
 
   /**

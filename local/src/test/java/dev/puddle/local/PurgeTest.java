@@ -394,6 +394,22 @@ class PurgeTest {
     assertThat(job.get("last-error").isNull()).isTrue();
   }
 
+  /** Trino's smoke suite drops a table whose current manifest list it deleted. */
+  @Test
+  void aPurgeWhoseManifestListIsMissingDeletesEverythingElse() throws IOException {
+    TableIdentifier id = TableIdentifier.of(NAMESPACE, "orders");
+    Table table = writtenTable(id, 2);
+    String manifestList = table.currentSnapshot().manifestListLocation();
+    table.io().deleteFile(manifestList);
+    drop(id, unreachableQueue());
+
+    sweepNow();
+
+    JsonNode job = awaitJob("sales.orders", "done");
+    assertThat(job.get("last-error").isNull()).isTrue();
+    assertThat(objectsUnder(table.location())).isEmpty();
+  }
+
   @Test
   void aRegisteredTableKeepsItsFilesUnlessTheWarehouseOptsIn() {
     TableIdentifier id = TableIdentifier.of(NAMESPACE, "orders");

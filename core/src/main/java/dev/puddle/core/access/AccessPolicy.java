@@ -141,6 +141,21 @@ public final class AccessPolicy {
         && Operation.VEND_READ_CREDENTIALS.routes().contains(route);
   }
 
+  /**
+   * For a load or existence check the caller may not perform: the operation that, allowed, lets it
+   * know the name holds the other kind of object, so that the request answers 404 as for any absent
+   * one. Tables and views share one identifier space: a caller who may learn that a table of that
+   * name exists learns nothing more from "no such view" (and the other way round), while engines
+   * that look a name up as a view before they load it as a table (Trino) rely on that 404.
+   */
+  public static Optional<Operation> showsOtherKind(Route route) {
+    return switch (route) {
+      case LOAD_VIEW, VIEW_EXISTS -> Optional.of(Operation.TABLE_EXISTS);
+      case LOAD_TABLE, TABLE_EXISTS -> Optional.of(Operation.VIEW_EXISTS);
+      default -> Optional.empty();
+    };
+  }
+
   /** The operations a request of {@code route} may perform, as the table has them. */
   public static List<Operation> performedBy(Route route) {
     return PERFORMED.get(route);

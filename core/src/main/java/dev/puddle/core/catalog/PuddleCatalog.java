@@ -112,6 +112,14 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   }
 
   /**
+   * Where the tables of a namespace without a {@code location} of its own go: under the warehouse's
+   * location, a folder per level.
+   */
+  public static String defaultLocation(Warehouse warehouse, Namespace namespace) {
+    return warehouse.location() + "/" + String.join("/", namespace.levels());
+  }
+
+  /**
    * A unique location: under the namespace's location if it has one, else under the warehouse's,
    * named after the table with a random suffix.
    */
@@ -121,7 +129,7 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
     String base =
         namespaceLocation != null
             ? namespaceLocation
-            : warehouse.location() + "/" + String.join("/", identifier.namespace().levels());
+            : defaultLocation(warehouse, identifier.namespace());
     return base + "/" + identifier.name() + "-" + UUID.randomUUID().toString().replace("-", "");
   }
 

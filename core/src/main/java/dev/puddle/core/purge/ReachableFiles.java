@@ -19,6 +19,7 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
  * Walks every file a dropped table's metadata reaches, in resumable steps: first the metadata level
@@ -88,7 +89,10 @@ final class ReachableFiles {
     if (metadata == null) {
       try {
         metadata = TableMetadataParser.read(io, job.metadataLocation());
-      } catch (NotFoundException e) {
+      } catch (RuntimeException e) {
+        if (!missing(e)) {
+          throw e;
+        }
         return null;
       }
     }
@@ -114,7 +118,10 @@ final class ReachableFiles {
     if (index != listedSnapshot) {
       try {
         listedManifests = table.snapshots().get(index).allManifests(io);
-      } catch (NotFoundException e) {
+      } catch (RuntimeException e) {
+        if (!missing(e)) {
+          throw e;
+        }
         listedManifests = List.of();
       }
       listedSnapshot = index;
@@ -131,12 +138,24 @@ final class ReachableFiles {
       for (ContentFile<?> file : reader) {
         files.add(file.location());
       }
-    } catch (NotFoundException e) {
-      return List.of();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } catch (RuntimeException e) {
+      if (!missing(e)) {
+        throw e;
+      }
+      return List.of();
     }
     return files;
+  }
+
+  /**
+   * Whether reading a file failed because it is gone. S3FileIO says so with Iceberg's {@link
+   * NotFoundException} when it opens a stream, but lets S3's own {@link NoSuchKeyException} through
+   * when it asks for a file's length first, as the Avro readers of manifest lists and manifests do.
+   */
+  private static boolean missing(RuntimeException e) {
+    return e instanceof NotFoundException || e instanceof NoSuchKeyException;
   }
 
   private ManifestReader<? extends ContentFile<?>> open(

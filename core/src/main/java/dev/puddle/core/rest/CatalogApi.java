@@ -3,7 +3,9 @@ package dev.puddle.core.rest;
 import dev.puddle.contract.FunctionGroup;
 import dev.puddle.contract.Route;
 import dev.puddle.core.access.AccessPolicy;
+import dev.puddle.core.access.CallerAccess;
 import dev.puddle.core.access.Operation;
+import dev.puddle.core.access.Targets;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
@@ -15,6 +17,7 @@ import dev.puddle.core.auth.OAuthError;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.catalog.VersionCache;
+import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.IdempotencyKeys;
@@ -37,6 +40,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
 
 /**
  * The Iceberg REST catalog over one metastore and one storage: turns a {@link Request} into a
@@ -244,7 +251,7 @@ public final class CatalogApi {
             caller,
             warehouse == null ? null : warehouse.id(),
             warehouse == null ? null : tableEndpoints.rowLookup(request, warehouse));
-    decided.ifPresent(op -> AccessPolicy.authorize(op, read.access(), Scope.targetsOf(request)));
+    decided.ifPresent(op -> authorize(op, request, read.access(), warehouse));
     CredentialEndpoints.Delegation delegation =
         AccessPolicy.carriesCredentials(request.route())
                 && AccessDelegation.vendedCredentialsRequested(request)
@@ -271,6 +278,32 @@ public final class CatalogApi {
             ? idempotency.handle(caller, request, perform)
             : perform.apply(IdempotencyMark.NONE);
     return delegation == null ? response : credentialEndpoints.attach(delegation, response);
+  }
+
+  /**
+   * Throws 403 unless the caller may perform {@code operation}; or 404, as for an absent object, if
+   * it asked for a table or view by a name that holds the other kind, which it may know of ({@link
+   * AccessPolicy#showsOtherKind}). The name is looked up only on that refusal.
+   */
+  private void authorize(
+      Operation operation, Request request, CallerAccess access, Warehouse warehouse) {
+    Targets targets = Scope.targetsOf(request);
+    try {
+      AccessPolicy.authorize(operation, access, targets);
+    } catch (ForbiddenException refused) {
+      Optional<Operation> showing = AccessPolicy.showsOtherKind(request.route());
+      if (showing.isEmpty() || !AccessPolicy.allows(showing.get(), access, targets)) {
+        throw refused;
+      }
+      TableIdentifier name = targets.object();
+      boolean asView = showing.get() == Operation.TABLE_EXISTS;
+      if (objects.exists(warehouse, name, asView ? Kind.TABLE : Kind.VIEW)) {
+        throw asView
+            ? new NoSuchViewException("View does not exist: %s", name)
+            : new NoSuchTableException("Table does not exist: %s", name);
+      }
+      throw refused;
+    }
   }
 
   /**

@@ -3,9 +3,12 @@ package dev.puddle.core.rest;
 import dev.puddle.core.access.Operation;
 import dev.puddle.core.access.Targets;
 import dev.puddle.core.api.Response;
+import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Namespaces.PropertiesUpdate;
 import dev.puddle.core.metastore.Page;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
@@ -76,14 +79,21 @@ final class NamespaceEndpoints {
                 .build()));
   }
 
+  /**
+   * A namespace's properties, with the {@code location} its tables get by default when it has none
+   * of its own: engines that place a new table themselves (Trino) do so under it.
+   */
   Response loadNamespaceMetadata(Scope scope) {
     Namespace namespace = scope.namespace();
+    Map<String, String> properties = new HashMap<>(namespaces.load(scope.warehouse(), namespace));
+    properties.putIfAbsent(
+        Namespaces.LOCATION, PuddleCatalog.defaultLocation(scope.warehouse(), namespace));
     return Response.json(
         200,
         RestJson.write(
             GetNamespaceResponse.builder()
                 .withNamespace(namespace)
-                .setProperties(namespaces.load(scope.warehouse(), namespace))
+                .setProperties(properties)
                 .build()));
   }
 

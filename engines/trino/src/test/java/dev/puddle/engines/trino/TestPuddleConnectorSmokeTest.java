@@ -151,12 +151,8 @@ class TestPuddleConnectorSmokeTest extends BaseIcebergConnectorSmokeTest {
 
   @Test
   @Override
-  public void testDropTableWithMissingSnapshotFile() {
-    abort(
-        "Puddle bug: the purge of a dropped table whose current manifest list is missing fails"
-            + " (NoSuchKeyException from ReachableFiles.contents) on every attempt until its"
-            + " message reaches the dead-letter queue, and leaves every file under the table's own"
-            + " location; README 'Drop with purge' says those are all deleted");
+  public void testDropTableWithMissingSnapshotFile() throws Exception {
+    assertDropPurgesEverything(table -> table.currentSnapshot().manifestListLocation());
   }
 
   @Test

@@ -2,7 +2,6 @@ package dev.puddle.engines.trino;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.abort;
 
 import dev.puddle.engines.twin.PuddleTwin;
 import io.trino.plugin.iceberg.IcebergQueryRunner;
@@ -10,9 +9,7 @@ import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -29,9 +26,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The product's origin story, over HTTP with real tokens: Iceberg's Java client, signed in as
  * root, writes {@code sales.orders}; Trino, signed in as {@code analyst}, a principal that root
- * created through the management API whose role may only read the tables ({@code
- * TABLE_READ_DATA}) and views ({@code VIEW_READ_PROPERTIES}) of {@code sales}, sees exactly the
- * writer's snapshots, nothing else, and can change nothing, until the table grant is revoked.
+ * created through the management API whose role holds only {@code TABLE_READ_DATA} on {@code
+ * sales}, sees exactly the writer's snapshots, nothing else, and can change nothing, until the
+ * grant is revoked. (Trino looks each name up as a view first: Puddle answers that lookup 404 to
+ * a principal that may know the name is a table.)
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -39,7 +37,6 @@ class TestPuddleTwoEngines extends AbstractTestQueryFramework {
   private static final String WAREHOUSE = "trino_shared";
   private static final String CATALOG_ROLE = "sales_reader";
   private static final String READ = "TABLE_READ_DATA";
-  private static final String READ_VIEWS = "VIEW_READ_PROPERTIES";
   private static final TableIdentifier ORDERS = TableIdentifier.of("sales", "orders");
   private static final TableIdentifier PEOPLE = TableIdentifier.of("hr", "people");
   private static final Schema SCHEMA =
@@ -66,15 +63,6 @@ class TestPuddleTwoEngines extends AbstractTestQueryFramework {
     writer.createNamespace(Namespace.of("sales"));
     writer.createNamespace(Namespace.of("hr"));
     root.grantOnNamespace(WAREHOUSE, CATALOG_ROLE, "sales", READ);
-    // Trino 476 looks a view up under each table's name before the table: a reader needs this
-    // too, see tablesOnlyReaderQueriesATable
-    root.grantOnNamespace(WAREHOUSE, CATALOG_ROLE, "sales", READ_VIEWS);
-    String tablesOnly = root.createPrincipal("tables_only");
-    root.createPrincipalRole("table_readers");
-    root.assignPrincipalRole("tables_only", "table_readers");
-    root.createCatalogRole(WAREHOUSE, "sales_table_reader");
-    root.assignCatalogRole("table_readers", WAREHOUSE, "sales_table_reader");
-    root.grantOnNamespace(WAREHOUSE, "sales_table_reader", "sales", READ);
     append(writer.createTable(ORDERS, SCHEMA), List.of(1L, 2L));
     IcebergWriter.append(writer.createTable(PEOPLE, SCHEMA), List.of(7L));
 
@@ -84,10 +72,6 @@ class TestPuddleTwoEngines extends AbstractTestQueryFramework {
             .addIcebergProperty("fs.hadoop.enabled", "false")
             .disableSchemaInitializer()
             .build();
-    Map<String, String> tablesOnlyCatalog =
-        new HashMap<>(PuddleCatalog.withStorageKeys(twin, WAREHOUSE, tablesOnly));
-    tablesOnlyCatalog.put("fs.hadoop.enabled", "false");
-    queryRunner.createCatalog("tables_only", "iceberg", tablesOnlyCatalog);
     return queryRunner;
   }
 
@@ -138,31 +122,6 @@ class TestPuddleTwoEngines extends AbstractTestQueryFramework {
   void afterRootRevokesTheGrantTheNextQueryIsRefused() {
     root.revokeOnNamespace(WAREHOUSE, CATALOG_ROLE, "sales", READ);
     assertRefused("SELECT count(*) FROM iceberg.sales.orders");
-  }
-
-  /**
-   * A principal whose role holds only {@code TABLE_READ_DATA} on sales should read its tables.
-   * Trino 476 resolves a name as a view first (loadView, even with {@code
-   * iceberg.rest-catalog.view-endpoints-enabled=false}), and Puddle answers that principal 403
-   * for a name that is no view, where a 404 would let Trino go on to the table.
-   */
-  @Test
-  @Order(6)
-  void tablesOnlyReaderQueriesATable() {
-    String query = "SELECT count(*) FROM tables_only.sales.orders";
-    try {
-      assertThat(computeScalar(query)).isEqualTo((long) written.size());
-    } catch (RuntimeException e) {
-      if (String.valueOf(e.getMessage()).contains("Failed to load view 'orders'")) {
-        abort(
-            "Puddle bug: GET /v1/{prefix}/namespaces/sales/views/orders by a principal with only"
-                + " TABLE_READ_DATA on sales answers 403 ForbiddenException; orders is a table and"
-                + " no view, so 404 NoSuchViewException is expected (Trino 476 then loads the"
-                + " table); Trino fails the query: "
-                + e.getMessage());
-      }
-      throw e;
-    }
   }
 
   /** The query fails with Puddle's 403 (Iceberg's ForbiddenException) somewhere in its causes. */
