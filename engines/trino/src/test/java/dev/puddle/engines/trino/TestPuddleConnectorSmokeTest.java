@@ -25,7 +25,6 @@ import io.trino.testing.TestingConnectorBehavior;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.Map;
 import java.util.function.Function;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -71,9 +70,6 @@ class TestPuddleConnectorSmokeTest extends BaseIcebergConnectorSmokeTest {
         .setSchemaInitializer(
             SchemaInitializer.builder()
                 .withSchemaName("tpch")
-                // see docs/engines/trino.md: Trino 476 stages a table's creation only in a
-                // schema that has a location
-                .withSchemaProperties(Map.of("location", "'" + schemaLocation("tpch") + "'"))
                 .withClonedTpchTables(REQUIRED_TPCH_TABLES)
                 .build())
         .build();

@@ -57,12 +57,8 @@ class TestPuddleTpch extends AbstractTestQueryFramework {
             .setIcebergProperties(
                 PuddleCatalog.withStorageKeys(twin, WAREHOUSE, twin.rootCredential()))
             .addIcebergProperty("fs.hadoop.enabled", "false")
-            .setSchemaInitializer(
-                SchemaInitializer.builder()
-                    .withSchemaName("tpch")
-                    .withSchemaProperties(
-                        Map.of("location", "'s3://warehouse/" + WAREHOUSE + "/tpch'"))
-                    .build())
+            // no schema location: Puddle reports the one its tables get
+            .setSchemaInitializer(SchemaInitializer.builder().withSchemaName("tpch").build())
             .build();
     queryRunner.createCatalog(REFERENCE, "tpch", Map.of("tpch.column-naming", "STANDARD"));
     return queryRunner;
