@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -432,15 +433,23 @@ public final class CatalogObjects {
         "Cannot rename %s to %s. %s already exists", from, to, existing.display());
   }
 
+  /** What a drop did: the object's id, and whether its purge job was recorded for sending now. */
+  public record Dropped(UUID id, boolean purgeQueued) {}
+
   /**
-   * Drops a table or view and returns its id; empty if none of that kind exists. With {@code
-   * purge}, the purge job is recorded in the same transaction, with everything the purge will need.
+   * Drops a table or view; empty if none of that kind exists. Within the warehouse's {@link
+   * DropRetention} (read in the drop's transaction, not from a cache) the object is kept for undrop
+   * ({@link DroppedObjects}); otherwise it is gone and, with {@code purge}, its purge job is
+   * recorded in the same transaction, with everything the purge will need.
+   *
+   * @param droppedBy the principal whose request drops it, as the list of dropped objects says
    */
-  public Optional<UUID> drop(
+  public Optional<Dropped> drop(
       Warehouse warehouse,
       TableIdentifier identifier,
       Kind kind,
       boolean purge,
+      String droppedBy,
       IdempotencyMark mark) {
     return database.transaction(
         mark,
@@ -450,16 +459,32 @@ public final class CatalogObjects {
             return Optional.empty();
           }
           CatalogObject object = found.get();
+          DropRetention retention = DropRetention.of(currentProperties(connection, warehouse));
+          boolean kept = retention.keeps(purge);
+          if (kept) {
+            DroppedObjects.keep(connection, object, droppedBy, purge, retention.retention());
+          }
           try (PreparedStatement statement =
               connection.prepareStatement("DELETE FROM catalog_object WHERE id = ?")) {
             statement.setObject(1, object.id());
             statement.executeUpdate();
           }
-          if (purge) {
+          if (purge && !kept) {
             PurgeJobs.insert(connection, warehouse, object);
           }
-          return Optional.of(object.id());
+          return Optional.of(new Dropped(object.id(), purge && !kept));
         });
+  }
+
+  private static Map<String, String> currentProperties(Connection connection, Warehouse warehouse)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("SELECT properties::text FROM warehouse WHERE id = ?")) {
+      statement.setLong(1, warehouse.id());
+      try (ResultSet rs = statement.executeQuery()) {
+        return rs.next() ? Json.toMap(rs.getString(1)) : warehouse.properties();
+      }
+    }
   }
 
   /** Lists the tables or views of a namespace by name. */

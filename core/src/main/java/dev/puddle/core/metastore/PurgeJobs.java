@@ -3,6 +3,7 @@ package dev.puddle.core.metastore;
 import dev.puddle.core.metastore.PurgeJob.Checkpoint;
 import dev.puddle.core.metastore.PurgeJob.Phase;
 import dev.puddle.core.metastore.PurgeJob.State;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -46,14 +47,23 @@ public final class PurgeJobs {
   /** Records the purge of a dropped object, in the drop's transaction. */
   static void insert(Connection connection, Warehouse warehouse, CatalogObject object)
       throws SQLException {
+    insert(connection, warehouse.realm(), warehouse.id(), object);
+  }
+
+  /**
+   * Records the purge of a dropped object of the realm's warehouse, in the transaction that removes
+   * it: a drop's, or the sweep's for a kept object whose purge is due.
+   */
+  static void insert(Connection connection, String realm, long warehouseId, CatalogObject object)
+      throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
             "INSERT INTO purge_job (object_id, realm_id, warehouse_id, kind, identifier,"
                 + " location, owns_location, metadata_location)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
       statement.setObject(1, object.id());
-      statement.setString(2, warehouse.realm());
-      statement.setLong(3, warehouse.id());
+      statement.setString(2, realm);
+      statement.setLong(3, warehouseId);
       statement.setString(4, object.kind().sql());
       statement.setString(5, object.identifier().toString());
       statement.setString(6, object.location());
@@ -263,7 +273,8 @@ public final class PurgeJobs {
 
   /**
    * The live tables and views, of any warehouse, whose location is {@code location} or lies inside
-   * it: deleting under it would take their files. Registered objects count too.
+   * it: deleting under it would take their files. Registered objects count too, and so do dropped
+   * ones kept for undrop.
    */
   public List<String> liveObjectsWithin(String location) {
     String normalized = Locations.normalize(location);
@@ -272,16 +283,21 @@ public final class PurgeJobs {
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "SELECT location FROM catalog_object"
+                      + " WHERE location = ? OR location LIKE ? ESCAPE '\\'"
+                      + " UNION ALL SELECT location FROM dropped_object"
                       + " WHERE location = ? OR location LIKE ? ESCAPE '\\' LIMIT 10")) {
             statement.setString(1, normalized);
             statement.setString(2, Locations.likeBelow(normalized));
+            statement.setString(3, normalized);
+            statement.setString(4, Locations.likeBelow(normalized));
             return strings(statement);
           }
         });
   }
 
   /**
-   * Of the given file paths, those inside the location of a live table or view, of any warehouse.
+   * Of the given file paths, those inside the location of a live table or view (or one kept for
+   * undrop), of any warehouse.
    */
   public Set<String> insideLiveObjects(Collection<String> paths) {
     if (paths.isEmpty()) {
@@ -292,8 +308,11 @@ public final class PurgeJobs {
             connection -> {
               try (PreparedStatement statement =
                   connection.prepareStatement(
-                      "SELECT DISTINCT location FROM catalog_object WHERE location = ANY (?)")) {
-                statement.setArray(1, connection.createArrayOf("text", ancestors(paths).toArray()));
+                      "SELECT location FROM catalog_object WHERE location = ANY (?)"
+                          + " UNION SELECT location FROM dropped_object WHERE location = ANY (?)")) {
+                Array ancestors = connection.createArrayOf("text", ancestors(paths).toArray());
+                statement.setArray(1, ancestors);
+                statement.setArray(2, ancestors);
                 return strings(statement);
               }
             });

@@ -79,6 +79,7 @@ public final class Warehouses {
    */
   public Warehouse ensure(String realm, String name, String location, Map<String, String> props) {
     checkName(name);
+    DropRetention.of(props);
     database.transaction(
         connection -> {
           insertRealm(connection, realm);
@@ -98,6 +99,7 @@ public final class Warehouses {
       throw new BadRequestException(
           "Invalid location of warehouse %s: expected a URI such as s3://bucket/prefix", name);
     }
+    DropRetention.of(props);
     database.transaction(
         connection -> {
           if (!insert(connection, realm, name, location, props)) {
@@ -153,7 +155,7 @@ public final class Warehouses {
 
   /**
    * Deletes an empty warehouse with its catalog roles and grants and its finished purge jobs; 409
-   * while it has namespaces or purge jobs still to run.
+   * while it has namespaces, purge jobs still to run or dropped objects kept for undrop.
    */
   public void delete(String realm, String name) {
     database.transaction(
@@ -163,7 +165,8 @@ public final class Warehouses {
               connection.prepareStatement(
                   "SELECT id, EXISTS (SELECT 1 FROM namespace n WHERE n.warehouse_id = w.id),"
                       + " EXISTS (SELECT 1 FROM purge_job j WHERE j.warehouse_id = w.id"
-                      + " AND j.state IN ('queued', 'running'))"
+                      + " AND j.state IN ('queued', 'running')),"
+                      + " EXISTS (SELECT 1 FROM dropped_object d WHERE d.warehouse_id = w.id)"
                       + " FROM warehouse w WHERE realm_id = ? AND name = ? FOR UPDATE")) {
             statement.setString(1, realm);
             statement.setString(2, name);
@@ -178,6 +181,12 @@ public final class Warehouses {
               if (rs.getBoolean(3)) {
                 throw new NamespaceNotEmptyException(
                     "Warehouse %s is not empty: purge jobs of dropped tables are still to run",
+                    name);
+              }
+              if (rs.getBoolean(4)) {
+                throw new NamespaceNotEmptyException(
+                    "Warehouse %s is not empty: dropped tables or views wait for their purge"
+                        + " (see its dropped-objects)",
                     name);
               }
               id = rs.getLong(1);

@@ -261,7 +261,7 @@ public final class CatalogApi {
                     read.access(),
                     read.row(),
                     mark,
-                    catalog(request, warehouse, mark)));
+                    catalog(request, caller, warehouse, mark)));
           } catch (RuntimeException e) {
             return ErrorMapper.toResponse(e);
           }
@@ -286,12 +286,20 @@ public final class CatalogApi {
   }
 
   /** The request's catalog over its warehouse: Iceberg routes only. */
-  private PuddleCatalog catalog(Request request, Warehouse warehouse, IdempotencyMark mark) {
+  private PuddleCatalog catalog(
+      Request request, Caller caller, Warehouse warehouse, IdempotencyMark mark) {
     if (request.pathParameter("prefix").isEmpty()) {
       return null;
     }
     return new PuddleCatalog(
-        warehouse, namespaces, objects, storage.io(), purges, parsedMetadata, mark);
+        warehouse,
+        namespaces,
+        objects,
+        storage.io(),
+        purges,
+        parsedMetadata,
+        mark,
+        caller.principal());
   }
 
   /** Serves an authorized request. */
