@@ -181,6 +181,18 @@ public enum Route {
   /** A warehouse's purge jobs. */
   LIST_PURGE_JOBS(
       "listPurgeJobs", "GET", "/admin/v1/warehouses/{warehouse}/purge-jobs", FunctionGroup.ADMIN),
+  /** A warehouse's dropped tables and views, kept for undrop by its {@code drop.retention}. */
+  LIST_DROPPED_OBJECTS(
+      "listDroppedObjects",
+      "GET",
+      "/admin/v1/warehouses/{warehouse}/dropped-objects",
+      FunctionGroup.ADMIN),
+  /** Puts a dropped table or view back, under its old name or a new one. */
+  UNDROP_OBJECT(
+      "undropObject",
+      "POST",
+      "/admin/v1/warehouses/{warehouse}/dropped-objects/{object}/undrop",
+      FunctionGroup.ADMIN),
 
   HEALTH("health", "GET", "/healthz", FunctionGroup.READ),
   READY("ready", "GET", "/readyz", FunctionGroup.READ);

@@ -88,7 +88,8 @@ class EventSamplesTest {
 
   @BeforeEach
   void setUp() throws JOSEException {
-    warehouse = TestTwin.newWarehouse("events");
+    // a week's retention, so that the story's drops can be listed and undone
+    warehouse = TestTwin.newWarehouse("events", Map.of("drop.retention", "P7D"));
     Database database = TestTwin.get().database();
     TokenIssuer.Settings tokenSettings =
         new TokenIssuer.Settings("https://puddle.example.com", "puddle", Duration.ofHours(1));
@@ -257,6 +258,22 @@ class EventSamplesTest {
     Answer purgeJobs = replay("listPurgeJobs");
     expect(purgeJobs, 200);
     assertThat(purgeJobs.body().get("purge-jobs")).isEmpty();
+
+    // within the warehouse's retention the dropped table waits, and comes back under a new name
+    Answer dropped = replay("listDroppedObjects");
+    expect(dropped, 200);
+    assertThat(dropped.body().get("dropped-objects")).hasSize(1);
+    assertThat(dropped.body().at("/dropped-objects/0/identifier/name").asText())
+        .isEqualTo("orders_2024");
+    assertThat(dropped.body().at("/dropped-objects/0/kind").asText()).isEqualTo("table");
+    assertThat(dropped.body().at("/dropped-objects/0/purge-requested").asBoolean()).isFalse();
+    String droppedId = dropped.body().at("/dropped-objects/0/id").asText();
+    Answer undropped =
+        replay("undropObject", withPathParameter(sample("undropObject"), "object", droppedId));
+    expect(undropped, 200);
+    assertThat(undropped.body().at("/identifier/name").asText()).isEqualTo("orders_restored");
+    assertThat(undropped.metadataLocation()).isEqualTo(loaded.metadataLocation());
+    expectNoContent(send(withPathParameter(sample("dropTable"), "table", "orders_restored")));
 
     replayManagementStory();
 

@@ -17,6 +17,7 @@ import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.catalog.VersionCache;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.DroppedObjects;
 import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Namespaces;
@@ -135,6 +136,7 @@ public final class CatalogApi {
   private final ViewEndpoints viewEndpoints;
   private final CredentialEndpoints credentialEndpoints;
   private final PurgeJobEndpoints purgeJobEndpoints;
+  private final DroppedObjectEndpoints droppedObjectEndpoints;
   private final ManagementEndpoints managementEndpoints;
 
   private CatalogApi(Builder parts) {
@@ -169,6 +171,7 @@ public final class CatalogApi {
             objects, parsedMetadata, new LoadedTables(objects, VersionCache.ofHeapShare()));
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs);
+    this.droppedObjectEndpoints = new DroppedObjectEndpoints(new DroppedObjects(database));
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);
   }
 
@@ -307,6 +310,12 @@ public final class CatalogApi {
     Route route = scope.request().route();
     if (route == Route.LIST_PURGE_JOBS) {
       return purgeJobEndpoints.listPurgeJobs(scope);
+    }
+    if (route == Route.LIST_DROPPED_OBJECTS) {
+      return droppedObjectEndpoints.listDroppedObjects(scope);
+    }
+    if (route == Route.UNDROP_OBJECT) {
+      return droppedObjectEndpoints.undropObject(scope);
     }
     if (route.group() == FunctionGroup.ADMIN) {
       return managementEndpoints.handle(scope);
