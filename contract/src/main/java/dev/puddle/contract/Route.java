@@ -112,6 +112,12 @@ public enum Route {
   GET_WAREHOUSE("getWarehouse", "GET", "/admin/v1/warehouses/{warehouse}", FunctionGroup.ADMIN),
   DELETE_WAREHOUSE(
       "deleteWarehouse", "DELETE", "/admin/v1/warehouses/{warehouse}", FunctionGroup.ADMIN),
+  /** Sets and removes a warehouse's properties, its settings such as {@code drop.retention}. */
+  UPDATE_WAREHOUSE_PROPERTIES(
+      "updateWarehouseProperties",
+      "POST",
+      "/admin/v1/warehouses/{warehouse}/properties",
+      FunctionGroup.ADMIN),
   LIST_PRINCIPALS("listPrincipals", "GET", "/admin/v1/principals", FunctionGroup.ADMIN),
   CREATE_PRINCIPAL("createPrincipal", "POST", "/admin/v1/principals", FunctionGroup.ADMIN),
   GET_PRINCIPAL("getPrincipal", "GET", "/admin/v1/principals/{principal}", FunctionGroup.ADMIN),

@@ -345,9 +345,19 @@ class EventSamplesTest {
     Answer warehouseRead = replay("getWarehouse");
     expect(warehouseRead, 200);
     assertThat(warehouseRead.body().get("name").asText()).isEqualTo(warehouse);
+    Answer warehouseUpdated = replay("updateWarehouseProperties");
+    expect(warehouseUpdated, 200);
+    assertThat(texts(warehouseUpdated.body().get("updated"))).containsExactly("drop.retention");
+    assertThat(texts(warehouseUpdated.body().get("missing")))
+        .containsExactly("drop.purge-immediately");
     Answer warehouseList = replay("listWarehouses");
     expect(warehouseList, 200);
     assertThat(warehouseList.body().findValuesAsText("name")).contains(warehouse, "analytics");
+    assertThat(
+            warehouseList.body().get("warehouses").findParents("name").stream()
+                .filter(w -> w.get("name").asText().equals(warehouse))
+                .map(w -> w.at("/properties/drop.retention").asText()))
+        .containsExactly("P14D");
     expectNoContent(replay("deleteWarehouse"));
 
     Answer principal = replay("createPrincipal");

@@ -250,6 +250,23 @@ class SoftDeleteTest {
   }
 
   @Test
+  void aRetentionSetOnAnExistingWarehouseKeepsTheNextDrops() {
+    use(TestTwin.Mode.JDBC, Map.of());
+    catalog.createTable(ORDERS, SCHEMA);
+    String properties = "/admin/v1/warehouses/" + warehouse + "/properties";
+
+    HttpResponse<String> refused =
+        send("POST", properties, "{\"updates\":{\"drop.retention\":\"-P1D\"}}");
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+    HttpResponse<String> updated =
+        send("POST", properties, "{\"updates\":{\"drop.retention\":\"P1D\"}}");
+    assertThat(updated.statusCode()).as(updated.body()).isEqualTo(200);
+    catalog.dropTable(ORDERS);
+
+    assertThat(get("/dropped-objects").findValuesAsText("name")).containsExactly("orders");
+  }
+
+  @Test
   void aWarehouseWithAnInvalidRetentionIsRefused() {
     use(TestTwin.Mode.JDBC, Map.of());
     HttpResponse<String> response =
@@ -382,7 +399,7 @@ class SoftDeleteTest {
   private HttpResponse<String> undrop(String id, TableIdentifier destination) {
     String body =
         destination == null
-            ? null
+            ? "{}"
             : "{\"destination\":{\"namespace\":[\""
                 + destination.namespace().level(0)
                 + "\"],\"name\":\""

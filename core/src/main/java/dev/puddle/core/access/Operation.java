@@ -128,6 +128,8 @@ public enum Operation {
       anyOf(serviceAdmin(), holds(Privilege.CATALOG_READ_PROPERTIES, CATALOG)),
       Route.GET_WAREHOUSE),
   DELETE_WAREHOUSE(serviceAdmin(), Route.DELETE_WAREHOUSE),
+  /** The service admin's alone: a warehouse's properties name e.g. the role vending assumes. */
+  UPDATE_WAREHOUSE_PROPERTIES(serviceAdmin(), Route.UPDATE_WAREHOUSE_PROPERTIES),
   LIST_PRINCIPALS(serviceAdmin(), Route.LIST_PRINCIPALS),
   CREATE_PRINCIPAL(serviceAdmin(), Route.CREATE_PRINCIPAL),
   GET_PRINCIPAL(serviceAdmin(), Route.GET_PRINCIPAL),

@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -125,6 +128,54 @@ public final class Warehouses {
             }
           }
         });
+  }
+
+  /**
+   * Sets and removes properties of a warehouse under its row lock, so that concurrent updates keep
+   * each other's keys; 400 if the result sets a setting wrongly (e.g. {@link DropRetention}), 404
+   * if the realm has no warehouse of that name. Lookups cached by other execution environments see
+   * the new properties within {@link #CACHE_TTL}; drops read theirs in their own transaction.
+   */
+  public Namespaces.PropertiesUpdate updateProperties(
+      String realm, String name, Map<String, String> updates, Set<String> removals) {
+    Namespaces.PropertiesUpdate result =
+        database.transaction(
+            connection -> {
+              long id;
+              Map<String, String> properties;
+              try (PreparedStatement statement =
+                  connection.prepareStatement(
+                      "SELECT id, properties::text FROM warehouse"
+                          + " WHERE realm_id = ? AND name = ? FOR UPDATE")) {
+                statement.setString(1, realm);
+                statement.setString(2, name);
+                try (ResultSet rs = statement.executeQuery()) {
+                  if (!rs.next()) {
+                    throw new NotFoundException("Warehouse does not exist: %s", name);
+                  }
+                  id = rs.getLong(1);
+                  properties = new TreeMap<>(Json.toMap(rs.getString(2)));
+                }
+              }
+              List<String> removed = new ArrayList<>();
+              List<String> missing = new ArrayList<>();
+              for (String key : new TreeSet<>(removals)) {
+                (properties.remove(key) != null ? removed : missing).add(key);
+              }
+              properties.putAll(updates);
+              DropRetention.of(properties);
+              try (PreparedStatement statement =
+                  connection.prepareStatement(
+                      "UPDATE warehouse SET properties = ?::jsonb WHERE id = ?")) {
+                statement.setString(1, Json.fromMap(properties));
+                statement.setLong(2, id);
+                statement.executeUpdate();
+              }
+              return new Namespaces.PropertiesUpdate(
+                  new ArrayList<>(updates.keySet()), removed, missing);
+            });
+    cache.remove(realm + '\u0000' + name);
+    return result;
   }
 
   /** The realm's warehouses, by name. */

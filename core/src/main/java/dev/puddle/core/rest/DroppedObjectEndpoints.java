@@ -42,11 +42,11 @@ final class DroppedObjectEndpoints {
 
   Response undropObject(Scope scope) {
     Request request = scope.request();
-    UUID id = id(request.pathParameter("object").orElseThrow());
     TableIdentifier destination = destination(request.body());
     if (destination != null) {
       Names.checkCreatable(destination);
     }
+    UUID id = id(request.pathParameter("object").orElseThrow());
     DroppedObject undropped = dropped.undrop(scope.warehouse(), id, destination, scope.mark());
     ObjectNode body = RestJson.mapper().createObjectNode();
     body.put("id", undropped.id().toString());
@@ -65,11 +65,8 @@ final class DroppedObjectEndpoints {
     }
   }
 
-  /** The body's {@code destination}, or null for an empty body or none given. */
+  /** The body's {@code destination}, or null if it gives none ({@code {}}). */
   private static TableIdentifier destination(String body) {
-    if (body == null || body.isBlank()) {
-      return null;
-    }
     JsonNode destination = ManagementJson.body(body).get("destination");
     if (destination == null || destination.isNull()) {
       return null;

@@ -95,6 +95,7 @@ class AccessPolicyTest {
           entry(Operation.CREATE_WAREHOUSE, "service admin"),
           entry(Operation.GET_WAREHOUSE, "service admin | CATALOG_READ_PROPERTIES on CATALOG"),
           entry(Operation.DELETE_WAREHOUSE, "service admin"),
+          entry(Operation.UPDATE_WAREHOUSE_PROPERTIES, "service admin"),
           entry(Operation.LIST_PRINCIPALS, "service admin"),
           entry(Operation.CREATE_PRINCIPAL, "service admin"),
           entry(Operation.GET_PRINCIPAL, "service admin"),
