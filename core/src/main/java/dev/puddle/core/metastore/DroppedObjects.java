@@ -200,50 +200,47 @@ public final class DroppedObjects {
   /**
    * Removes up to {@code limit} dropped objects whose purge is due, of any warehouse, and records
    * in the same transaction the purge job of each whose drop asked for one, for the caller to send
-   * once committed. Rows an undrop holds are skipped, not waited for.
+   * once committed. Rows an undrop holds are skipped, not waited for. Three statements however many
+   * objects, so that a backlog fits a sweep's time in either metastore mode.
    */
   public Expired expire(int limit) {
     return database.transaction(
         connection -> {
-          /** A due row: the object as its purge job needs it, with the realm it belongs to. */
-          record Due(CatalogObject object, boolean purge, String realm, long warehouseId) {}
-          List<Due> due = new ArrayList<>();
+          List<String> expired = new ArrayList<>();
+          List<String> purged = new ArrayList<>();
+          List<String> identifiers = new ArrayList<>();
           try (PreparedStatement statement =
               connection.prepareStatement(
-                  "SELECT d.id, d.namespace_levels, d.name, d.kind, d.location, d.owns_location,"
-                      + " d.metadata_location, d.purge_requested, w.realm_id, d.warehouse_id"
-                      + " FROM dropped_object d JOIN warehouse w ON w.id = d.warehouse_id"
-                      + " WHERE d.purge_due <= now() ORDER BY d.purge_due LIMIT ?"
-                      + " FOR UPDATE OF d SKIP LOCKED")) {
+                  "SELECT id, namespace_levels, name, purge_requested FROM dropped_object"
+                      + " WHERE purge_due <= now() ORDER BY purge_due LIMIT ?"
+                      + " FOR UPDATE SKIP LOCKED")) {
             statement.setInt(1, limit);
             try (ResultSet rs = statement.executeQuery()) {
               while (rs.next()) {
-                CatalogObject object =
-                    new CatalogObject(
-                        rs.getObject(1, UUID.class),
-                        TableIdentifier.of(namespace(rs.getArray(2)), rs.getString(3)),
-                        Kind.fromSql(rs.getString(4)),
-                        rs.getString(5),
-                        rs.getBoolean(6),
-                        rs.getString(7),
-                        null);
-                due.add(new Due(object, rs.getBoolean(8), rs.getString(9), rs.getLong(10)));
+                String id = rs.getString(1);
+                expired.add(id);
+                if (rs.getBoolean(4)) {
+                  purged.add(id);
+                  // as a drop's purge job names its object
+                  identifiers.add(
+                      TableIdentifier.of(namespace(rs.getArray(2)), rs.getString(3)).toString());
+                }
               }
             }
           }
-          List<UUID> jobs = new ArrayList<>();
-          try (PreparedStatement delete =
-              connection.prepareStatement("DELETE FROM dropped_object WHERE id = ?")) {
-            for (Due row : due) {
-              delete.setObject(1, row.object().id());
-              delete.executeUpdate();
-              if (row.purge()) {
-                PurgeJobs.insert(connection, row.realm(), row.warehouseId(), row.object());
-                jobs.add(row.object().id());
-              }
-            }
+          if (expired.isEmpty()) {
+            return new Expired(0, List.of());
           }
-          return new Expired(due.size(), jobs);
+          if (!purged.isEmpty()) {
+            PurgeJobs.insertDue(connection, purged, identifiers);
+          }
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "DELETE FROM dropped_object WHERE id = ANY (?::text[]::uuid[])")) {
+            statement.setArray(1, connection.createArrayOf("text", expired.toArray()));
+            statement.executeUpdate();
+          }
+          return new Expired(expired.size(), purged.stream().map(UUID::fromString).toList());
         });
   }
 

@@ -47,28 +47,41 @@ public final class PurgeJobs {
   /** Records the purge of a dropped object, in the drop's transaction. */
   static void insert(Connection connection, Warehouse warehouse, CatalogObject object)
       throws SQLException {
-    insert(connection, warehouse.realm(), warehouse.id(), object);
-  }
-
-  /**
-   * Records the purge of a dropped object of the realm's warehouse, in the transaction that removes
-   * it: a drop's, or the sweep's for a kept object whose purge is due.
-   */
-  static void insert(Connection connection, String realm, long warehouseId, CatalogObject object)
-      throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
             "INSERT INTO purge_job (object_id, realm_id, warehouse_id, kind, identifier,"
                 + " location, owns_location, metadata_location)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
       statement.setObject(1, object.id());
-      statement.setString(2, realm);
-      statement.setLong(3, warehouseId);
+      statement.setString(2, warehouse.realm());
+      statement.setLong(3, warehouse.id());
       statement.setString(4, object.kind().sql());
       statement.setString(5, object.identifier().toString());
       statement.setString(6, object.location());
       statement.setBoolean(7, object.ownsLocation());
       statement.setString(8, object.metadataLocation());
+      statement.executeUpdate();
+    }
+  }
+
+  /**
+   * Records the purges of dropped objects kept for undrop whose purge is due, in the transaction
+   * that removes them from {@code dropped_object}: {@code ids[i]} is named {@code identifiers[i]}.
+   */
+  static void insertDue(Connection connection, List<String> ids, List<String> identifiers)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "INSERT INTO purge_job (object_id, realm_id, warehouse_id, kind, identifier,"
+                + " location, owns_location, metadata_location)"
+                + " SELECT d.id, w.realm_id, d.warehouse_id, d.kind, i.identifier,"
+                + " d.location, d.owns_location, d.metadata_location"
+                + " FROM unnest(?::text[], ?::text[]) AS i (id, identifier)"
+                + " JOIN dropped_object d ON d.id = i.id::uuid"
+                + " JOIN warehouse w ON w.id = d.warehouse_id"
+                + " ON CONFLICT DO NOTHING")) {
+      statement.setArray(1, connection.createArrayOf("text", ids.toArray()));
+      statement.setArray(2, connection.createArrayOf("text", identifiers.toArray()));
       statement.executeUpdate();
     }
   }
