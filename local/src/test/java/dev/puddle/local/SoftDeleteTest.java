@@ -99,6 +99,10 @@ class SoftDeleteTest {
     assertThatThrownBy(() -> catalog.renameTable(ORDERS, TableIdentifier.of(SALES, "moved")))
         .isInstanceOf(NoSuchTableException.class);
     assertThat(catalog.dropTable(ORDERS, true)).isFalse();
+    assertThat(catalog.viewExists(ORDERS)).isFalse();
+    // a rename may take its name, and give it back
+    catalog.renameTable(other, ORDERS);
+    catalog.renameTable(ORDERS, other);
     assertThat(grantedTables()).isEmpty();
     assertThat(get("/purge-jobs").get("purge-jobs")).isEmpty();
     assertThat(filesUnder(table.location())).isEqualTo(files);
