@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -459,7 +458,8 @@ public final class CatalogObjects {
             return Optional.empty();
           }
           CatalogObject object = found.get();
-          DropRetention retention = DropRetention.of(currentProperties(connection, warehouse));
+          DropRetention retention =
+              DropRetention.of(Warehouses.properties(connection, warehouse.id()));
           boolean kept = retention.keeps(purge);
           if (kept) {
             DroppedObjects.keep(connection, object, droppedBy, purge, retention.retention());
@@ -474,17 +474,6 @@ public final class CatalogObjects {
           }
           return Optional.of(new Dropped(object.id(), purge && !kept));
         });
-  }
-
-  private static Map<String, String> currentProperties(Connection connection, Warehouse warehouse)
-      throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement("SELECT properties::text FROM warehouse WHERE id = ?")) {
-      statement.setLong(1, warehouse.id());
-      try (ResultSet rs = statement.executeQuery()) {
-        return rs.next() ? Json.toMap(rs.getString(1)) : warehouse.properties();
-      }
-    }
   }
 
   /** Lists the tables or views of a namespace by name. */

@@ -166,6 +166,13 @@ public final class DroppedObjects {
                   "Cannot undrop %s %s as %s: a table or view of that name exists",
                   dropped.kind().display().toLowerCase(Locale.ROOT), dropped.identifier(), target);
             }
+          } catch (SQLException e) {
+            if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
+              // the namespace was dropped after the lookup
+              throw new NoSuchNamespaceException(
+                  "Namespace does not exist: %s", target.namespace());
+            }
+            throw e;
           }
           try (PreparedStatement statement =
               connection.prepareStatement(

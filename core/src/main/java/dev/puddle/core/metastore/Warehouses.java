@@ -118,16 +118,18 @@ public final class Warehouses {
    * from the cache: e.g. whether a purge may delete files outside a table's location.
    */
   public Map<String, String> properties(long id) {
-    return database.read(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement("SELECT properties::text FROM warehouse WHERE id = ?")) {
-            statement.setLong(1, id);
-            try (ResultSet rs = statement.executeQuery()) {
-              return rs.next() ? Json.toMap(rs.getString(1)) : Map.of();
-            }
-          }
-        });
+    return database.read(connection -> properties(connection, id));
+  }
+
+  /** The properties of the warehouse of that id as {@code connection}'s transaction sees them. */
+  static Map<String, String> properties(Connection connection, long id) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("SELECT properties::text FROM warehouse WHERE id = ?")) {
+      statement.setLong(1, id);
+      try (ResultSet rs = statement.executeQuery()) {
+        return rs.next() ? Json.toMap(rs.getString(1)) : Map.of();
+      }
+    }
   }
 
   /**
