@@ -21,6 +21,8 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,8 +30,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Dropped objects kept for undrop: a drop within retention moves the row and its grants out of the
- * catalog, an undrop moves them back, an expiry removes them with their purge job, and a catalog
- * role deleted meanwhile takes its kept grants with it.
+ * catalog, an undrop moves them back, an expiry removes them with their purge job, a catalog role
+ * deleted meanwhile takes its kept grants with it, and their namespace may go but not their
+ * warehouse.
  */
 @ExtendWith(FreshDatabase.class)
 class DroppedObjectsTest {
@@ -132,6 +135,20 @@ class DroppedObjectsTest {
     assertThat(new PurgeJobs(database).find(plain.id())).isEmpty();
     assertThat(count("SELECT count(*) FROM dropped_object")).isZero();
     assertThat(dropped.expire(1000).removed()).isZero();
+  }
+
+  @Test
+  void aNamespaceOfDroppedObjectsOnlyIsEmptyButTheirWarehouseIsNot() {
+    CatalogObject orders = create(ORDERS);
+    drop(ORDERS, false);
+
+    assertThat(new Namespaces(database).drop(warehouse, NS, IdempotencyMark.NONE)).isTrue();
+    assertThatThrownBy(() -> warehouses.delete("r", "wh"))
+        .isInstanceOf(NamespaceNotEmptyException.class)
+        .hasMessageContaining("dropped tables or views");
+    assertThatThrownBy(() -> dropped.undrop(warehouse, orders.id(), null, IdempotencyMark.NONE))
+        .isInstanceOf(NoSuchNamespaceException.class);
+    assertThat(dropped.list(warehouse, null, 10).items()).hasSize(1);
   }
 
   @Test
