@@ -112,6 +112,12 @@ public enum Route {
   GET_WAREHOUSE("getWarehouse", "GET", "/admin/v1/warehouses/{warehouse}", FunctionGroup.ADMIN),
   DELETE_WAREHOUSE(
       "deleteWarehouse", "DELETE", "/admin/v1/warehouses/{warehouse}", FunctionGroup.ADMIN),
+  /** Sets and removes a warehouse's properties, its settings such as {@code drop.retention}. */
+  UPDATE_WAREHOUSE_PROPERTIES(
+      "updateWarehouseProperties",
+      "POST",
+      "/admin/v1/warehouses/{warehouse}/properties",
+      FunctionGroup.ADMIN),
   LIST_PRINCIPALS("listPrincipals", "GET", "/admin/v1/principals", FunctionGroup.ADMIN),
   CREATE_PRINCIPAL("createPrincipal", "POST", "/admin/v1/principals", FunctionGroup.ADMIN),
   GET_PRINCIPAL("getPrincipal", "GET", "/admin/v1/principals/{principal}", FunctionGroup.ADMIN),
@@ -181,6 +187,18 @@ public enum Route {
   /** A warehouse's purge jobs. */
   LIST_PURGE_JOBS(
       "listPurgeJobs", "GET", "/admin/v1/warehouses/{warehouse}/purge-jobs", FunctionGroup.ADMIN),
+  /** A warehouse's dropped tables and views, kept for undrop by its {@code drop.retention}. */
+  LIST_DROPPED_OBJECTS(
+      "listDroppedObjects",
+      "GET",
+      "/admin/v1/warehouses/{warehouse}/dropped-objects",
+      FunctionGroup.ADMIN),
+  /** Puts a dropped table or view back, under its old name or a new one. */
+  UNDROP_OBJECT(
+      "undropObject",
+      "POST",
+      "/admin/v1/warehouses/{warehouse}/dropped-objects/{object}/undrop",
+      FunctionGroup.ADMIN),
 
   HEALTH("health", "GET", "/healthz", FunctionGroup.READ),
   READY("ready", "GET", "/readyz", FunctionGroup.READ);

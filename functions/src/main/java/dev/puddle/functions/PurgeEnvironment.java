@@ -4,6 +4,7 @@ import dev.puddle.contract.EnvironmentVariable;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.aws.SqsPurgeQueue;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.DroppedObjects;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeProcessor;
@@ -43,8 +44,10 @@ final class PurgeEnvironment {
 
   static PurgeSweep sweep(Map<String, String> env) {
     Environment environment = new Environment(env);
+    Database database = environment.database();
     return new PurgeSweep(
-        new PurgeJobs(environment.database()),
+        new PurgeJobs(database),
+        new DroppedObjects(database),
         queue(env),
         new PurgeSweep.Settings(
             Duration.ofSeconds(environment.intValue(EnvironmentVariable.PURGE_SWEEP_GRACE_SECONDS)),

@@ -10,8 +10,9 @@ import java.io.OutputStream;
 
 /**
  * The Lambda entry point of the purge sweep, invoked on a schedule (an EventBridge rule; the
- * event's content is not used): re-sends purge jobs whose message was never sent or was lost.
- * Answers {@code {"resent":n,"failed":m}}.
+ * event's content is not used): removes dropped objects whose retention has ended (recording their
+ * purge jobs) and re-sends purge jobs whose message was never sent or was lost. Answers {@code
+ * {"resent":n,"failed":m,"expired":k}}.
  */
 public final class PurgeSweepHandler implements RequestStreamHandler {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,6 +39,9 @@ public final class PurgeSweepHandler implements RequestStreamHandler {
     PurgeSweep.Result result = sweep.run();
     JSON.writeValue(
         output,
-        JSON.createObjectNode().put("resent", result.resent()).put("failed", result.failed()));
+        JSON.createObjectNode()
+            .put("resent", result.resent())
+            .put("failed", result.failed())
+            .put("expired", result.expired()));
   }
 }

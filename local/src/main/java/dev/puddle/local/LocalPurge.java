@@ -3,6 +3,7 @@ package dev.puddle.local;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.aws.SqsPurgeQueue;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.DroppedObjects;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeProcessor;
@@ -104,10 +105,13 @@ public final class LocalPurge implements AutoCloseable {
                   options.maxReceives()));
       PurgePoller poller =
           new PurgePoller(sqs.client(), queues, handler, options.functionTimeout());
-      PurgeSweepHandler sweep = new PurgeSweepHandler(new PurgeSweep(jobs, queue, options.sweep()));
+      DroppedObjects dropped = new DroppedObjects(database);
+      PurgeSweepHandler sweep =
+          new PurgeSweepHandler(new PurgeSweep(jobs, dropped, queue, options.sweep()));
       // at once, without the grace the schedule gives a drop's own send
       new PurgeSweep(
               jobs,
+              dropped,
               queue,
               new PurgeSweep.Settings(
                   Duration.ZERO, options.sweep().stale(), options.sweep().limit()))

@@ -804,7 +804,9 @@ class BadInputTest {
         "view", VIEW,
         "principal", PRINCIPAL,
         "principalRole", PRINCIPAL_ROLE,
-        "catalogRole", CATALOG_ROLE);
+        "catalogRole", CATALOG_ROLE,
+        // names no dropped object: an undrop's bad body is refused before it is looked up
+        "object", "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
   }
 
   /** Names of nothing, for every path variable but the prefix. */

@@ -88,7 +88,8 @@ class EventSamplesTest {
 
   @BeforeEach
   void setUp() throws JOSEException {
-    warehouse = TestTwin.newWarehouse("events");
+    // a week's retention, so that the story's drops can be listed and undone
+    warehouse = TestTwin.newWarehouse("events", Map.of("drop.retention", "P7D"));
     Database database = TestTwin.get().database();
     TokenIssuer.Settings tokenSettings =
         new TokenIssuer.Settings("https://puddle.example.com", "puddle", Duration.ofHours(1));
@@ -258,6 +259,22 @@ class EventSamplesTest {
     expect(purgeJobs, 200);
     assertThat(purgeJobs.body().get("purge-jobs")).isEmpty();
 
+    // within the warehouse's retention the dropped table waits, and comes back under a new name
+    Answer dropped = replay("listDroppedObjects");
+    expect(dropped, 200);
+    assertThat(dropped.body().get("dropped-objects")).hasSize(1);
+    assertThat(dropped.body().at("/dropped-objects/0/identifier/name").asText())
+        .isEqualTo("orders_2024");
+    assertThat(dropped.body().at("/dropped-objects/0/kind").asText()).isEqualTo("table");
+    assertThat(dropped.body().at("/dropped-objects/0/purge-requested").asBoolean()).isFalse();
+    String droppedId = dropped.body().at("/dropped-objects/0/id").asText();
+    Answer undropped =
+        replay("undropObject", withPathParameter(sample("undropObject"), "object", droppedId));
+    expect(undropped, 200);
+    assertThat(undropped.body().at("/identifier/name").asText()).isEqualTo("orders_restored");
+    assertThat(undropped.metadataLocation()).isEqualTo(loaded.metadataLocation());
+    expectNoContent(send(withPathParameter(sample("dropTable"), "table", "orders_restored")));
+
     replayManagementStory();
 
     // brings the dropped table back from its last metadata file
@@ -328,9 +345,19 @@ class EventSamplesTest {
     Answer warehouseRead = replay("getWarehouse");
     expect(warehouseRead, 200);
     assertThat(warehouseRead.body().get("name").asText()).isEqualTo(warehouse);
+    Answer warehouseUpdated = replay("updateWarehouseProperties");
+    expect(warehouseUpdated, 200);
+    assertThat(texts(warehouseUpdated.body().get("updated"))).containsExactly("drop.retention");
+    assertThat(texts(warehouseUpdated.body().get("missing")))
+        .containsExactly("drop.purge-immediately");
     Answer warehouseList = replay("listWarehouses");
     expect(warehouseList, 200);
     assertThat(warehouseList.body().findValuesAsText("name")).contains(warehouse, "analytics");
+    assertThat(
+            warehouseList.body().get("warehouses").findParents("name").stream()
+                .filter(w -> w.get("name").asText().equals(warehouse))
+                .map(w -> w.at("/properties/drop.retention").asText()))
+        .containsExactly("P14D");
     expectNoContent(replay("deleteWarehouse"));
 
     Answer principal = replay("createPrincipal");

@@ -13,6 +13,7 @@ import dev.puddle.core.api.Response;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.aws.SqsPurgeQueue;
+import dev.puddle.core.metastore.DroppedObjects;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.Warehouses;
@@ -759,6 +760,7 @@ class PurgeTest {
         new PurgeSweepHandler(
             new PurgeSweep(
                 new PurgeJobs(TestTwin.get().database()),
+                new DroppedObjects(TestTwin.get().database()),
                 TestTwin.get().purge().queue(),
                 new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000)));
     ByteArrayOutputStream output = new ByteArrayOutputStream();

@@ -114,6 +114,13 @@ public enum Operation {
       Route.RENAME_VIEW),
 
   LIST_PURGE_JOBS(holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.LIST_PURGE_JOBS),
+  LIST_DROPPED_OBJECTS(
+      holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.LIST_DROPPED_OBJECTS),
+  /**
+   * On the warehouse, not the object: a dropped object is in no namespace's tree until it is back,
+   * and its own grants return only with it.
+   */
+  UNDROP_OBJECT(holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.UNDROP_OBJECT),
 
   LIST_WAREHOUSES(serviceAdmin(), Route.LIST_WAREHOUSES),
   CREATE_WAREHOUSE(serviceAdmin(), Route.CREATE_WAREHOUSE),
@@ -121,6 +128,8 @@ public enum Operation {
       anyOf(serviceAdmin(), holds(Privilege.CATALOG_READ_PROPERTIES, CATALOG)),
       Route.GET_WAREHOUSE),
   DELETE_WAREHOUSE(serviceAdmin(), Route.DELETE_WAREHOUSE),
+  /** The service admin's alone: a warehouse's properties name e.g. the role vending assumes. */
+  UPDATE_WAREHOUSE_PROPERTIES(serviceAdmin(), Route.UPDATE_WAREHOUSE_PROPERTIES),
   LIST_PRINCIPALS(serviceAdmin(), Route.LIST_PRINCIPALS),
   CREATE_PRINCIPAL(serviceAdmin(), Route.CREATE_PRINCIPAL),
   GET_PRINCIPAL(serviceAdmin(), Route.GET_PRINCIPAL),

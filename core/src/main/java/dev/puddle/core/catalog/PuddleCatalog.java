@@ -33,8 +33,9 @@ import org.apache.iceberg.view.ViewOperations;
  * table-override.*}, {@code view-default.*} and {@code view-override.*} apply server-side.
  *
  * <p>Every new table or view gets a unique location, so a re-created table never shares files with
- * a dropped one. A drop with purge records the purge job in its own transaction and sends it to the
- * purge queue once committed.
+ * a dropped one. A drop within the warehouse's {@code drop.retention} keeps the object for undrop
+ * (see {@link dev.puddle.core.metastore.DroppedObjects}); any other drop with purge records the
+ * purge job in its own transaction and sends it to the purge queue once committed.
  */
 public final class PuddleCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
   private static final int LIST_ALL_PAGE_SIZE = 1000;
@@ -46,6 +47,7 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   private final PurgeOutbox purges;
   private final VersionCache<TableMetadata> parsed;
   private final IdempotencyMark mark;
+  private final String principal;
 
   /** The JSON of each table metadata file this catalog's commits stored, by its location. */
   private final Map<String, String> committedJson = new HashMap<>();
@@ -53,6 +55,7 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   /**
    * @param parsed the execution environment's parsed table metadata, shared by its requests
    * @param mark what each change of the request writes in its own transaction
+   * @param principal the caller, whom a drop records as the one who dropped the object
    */
   public PuddleCatalog(
       Warehouse warehouse,
@@ -61,7 +64,8 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
       FileIO io,
       PurgeOutbox purges,
       VersionCache<TableMetadata> parsed,
-      IdempotencyMark mark) {
+      IdempotencyMark mark,
+      String principal) {
     this.warehouse = warehouse;
     this.namespaces = namespaces;
     this.objects = objects;
@@ -69,6 +73,7 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
     this.purges = purges;
     this.parsed = parsed;
     this.mark = mark;
+    this.principal = principal;
   }
 
   @Override
@@ -214,10 +219,12 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   }
 
   private boolean drop(TableIdentifier identifier, Kind kind, boolean purge) {
-    Optional<UUID> dropped = objects.drop(warehouse, identifier, kind, purge, mark);
-    if (purge) {
-      dropped.ifPresent(purges::dispatch);
-    }
+    Optional<CatalogObjects.Dropped> dropped =
+        objects.drop(warehouse, identifier, kind, purge, principal, mark);
+    dropped
+        .filter(CatalogObjects.Dropped::purgeQueued)
+        .map(CatalogObjects.Dropped::id)
+        .ifPresent(purges::dispatch);
     return dropped.isPresent();
   }
 

@@ -432,15 +432,23 @@ public final class CatalogObjects {
         "Cannot rename %s to %s. %s already exists", from, to, existing.display());
   }
 
+  /** What a drop did: the object's id, and whether its purge job was recorded for sending now. */
+  public record Dropped(UUID id, boolean purgeQueued) {}
+
   /**
-   * Drops a table or view and returns its id; empty if none of that kind exists. With {@code
-   * purge}, the purge job is recorded in the same transaction, with everything the purge will need.
+   * Drops a table or view; empty if none of that kind exists. Within the warehouse's {@link
+   * DropRetention} (read in the drop's transaction, not from a cache) the object is kept for undrop
+   * ({@link DroppedObjects}); otherwise it is gone and, with {@code purge}, its purge job is
+   * recorded in the same transaction, with everything the purge will need.
+   *
+   * @param droppedBy the principal whose request drops it, as the list of dropped objects says
    */
-  public Optional<UUID> drop(
+  public Optional<Dropped> drop(
       Warehouse warehouse,
       TableIdentifier identifier,
       Kind kind,
       boolean purge,
+      String droppedBy,
       IdempotencyMark mark) {
     return database.transaction(
         mark,
@@ -450,15 +458,21 @@ public final class CatalogObjects {
             return Optional.empty();
           }
           CatalogObject object = found.get();
+          DropRetention retention =
+              DropRetention.of(Warehouses.properties(connection, warehouse.id()));
+          boolean kept = retention.keeps(purge);
+          if (kept) {
+            DroppedObjects.keep(connection, object, droppedBy, purge, retention.retention());
+          }
           try (PreparedStatement statement =
               connection.prepareStatement("DELETE FROM catalog_object WHERE id = ?")) {
             statement.setObject(1, object.id());
             statement.executeUpdate();
           }
-          if (purge) {
+          if (purge && !kept) {
             PurgeJobs.insert(connection, warehouse, object);
           }
-          return Optional.of(object.id());
+          return Optional.of(new Dropped(object.id(), purge && !kept));
         });
   }
 

@@ -12,12 +12,21 @@ import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
  * Keeps locations from overlapping: no table or view that owns its location may lie inside, contain
- * or equal another's, nor contain or equal the location of a namespace. Every write that sets or
- * changes a location first takes a transaction-scoped advisory lock on its warehouse, so of two
- * concurrent overlapping creates at most one succeeds. Ordinary commits take no lock.
+ * or equal another's (a dropped one kept for undrop included), nor contain or equal the location of
+ * a namespace. Every write that sets or changes a location first takes a transaction-scoped
+ * advisory lock on its warehouse, so of two concurrent overlapping creates at most one succeeds.
+ * Ordinary commits take no lock.
  */
 public final class Locations {
   private static final int LOCK_CLASS = 0x6c6f6361; // "loca"
+  private static final String DROPPED = "dropped_object";
+  private static final String DROPPED_WHAT = "dropped table or view, kept for undrop";
+
+  /**
+   * Where objects that own a location are: the live ones, and the dropped ones kept for undrop,
+   * whose files are still there and will be purged under their location.
+   */
+  private static final List<String> OBJECT_TABLES = List.of("catalog_object", DROPPED);
 
   private Locations() {}
 
@@ -62,21 +71,26 @@ public final class Locations {
   static void checkObjectLocation(
       Connection connection, long warehouseId, UUID self, String location) throws SQLException {
     String normalized = normalize(location);
-    String conflict =
-        firstConflict(
-            connection,
-            "SELECT location FROM catalog_object WHERE warehouse_id = ? AND owns_location"
-                + " AND id <> ? AND (location = ANY (?) OR location LIKE ? ESCAPE '\\') LIMIT 1",
-            statement -> {
-              statement.setLong(1, warehouseId);
-              statement.setObject(2, self);
-              statement.setArray(3, ancestorsArray(connection, normalized));
-              statement.setString(4, likeBelow(normalized));
-            });
-    if (conflict != null) {
-      throw overlaps(normalized, conflict, "table or view");
+    for (String objects : OBJECT_TABLES) {
+      String conflict =
+          firstConflict(
+              connection,
+              "SELECT location FROM "
+                  + objects
+                  + " WHERE warehouse_id = ? AND owns_location AND id <> ?"
+                  + " AND (location = ANY (?) OR location LIKE ? ESCAPE '\\') LIMIT 1",
+              statement -> {
+                statement.setLong(1, warehouseId);
+                statement.setObject(2, self);
+                statement.setArray(3, ancestorsArray(connection, normalized));
+                statement.setString(4, likeBelow(normalized));
+              });
+      if (conflict != null) {
+        throw overlaps(
+            normalized, conflict, objects.equals(DROPPED) ? DROPPED_WHAT : "table or view");
+      }
     }
-    conflict =
+    String conflict =
         firstConflict(
             connection,
             "SELECT location FROM namespace WHERE warehouse_id = ?"
@@ -98,19 +112,23 @@ public final class Locations {
   static void checkNamespaceLocation(
       Connection connection, long warehouseId, long selfId, String location) throws SQLException {
     String normalized = normalize(location);
-    String conflict =
-        firstConflict(
-            connection,
-            "SELECT location FROM catalog_object"
-                + " WHERE warehouse_id = ? AND owns_location AND location = ANY (?) LIMIT 1",
-            statement -> {
-              statement.setLong(1, warehouseId);
-              statement.setArray(2, ancestorsArray(connection, normalized));
-            });
-    if (conflict != null) {
-      throw overlaps(normalized, conflict, "table or view");
+    for (String objects : OBJECT_TABLES) {
+      String conflict =
+          firstConflict(
+              connection,
+              "SELECT location FROM "
+                  + objects
+                  + " WHERE warehouse_id = ? AND owns_location AND location = ANY (?) LIMIT 1",
+              statement -> {
+                statement.setLong(1, warehouseId);
+                statement.setArray(2, ancestorsArray(connection, normalized));
+              });
+      if (conflict != null) {
+        throw overlaps(
+            normalized, conflict, objects.equals(DROPPED) ? DROPPED_WHAT : "table or view");
+      }
     }
-    conflict =
+    String conflict =
         firstConflict(
             connection,
             "SELECT location FROM namespace WHERE warehouse_id = ? AND id <> ? AND location = ?"

@@ -3,6 +3,7 @@ package dev.puddle.core.metastore;
 import dev.puddle.core.metastore.PurgeJob.Checkpoint;
 import dev.puddle.core.metastore.PurgeJob.Phase;
 import dev.puddle.core.metastore.PurgeJob.State;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -59,6 +60,28 @@ public final class PurgeJobs {
       statement.setString(6, object.location());
       statement.setBoolean(7, object.ownsLocation());
       statement.setString(8, object.metadataLocation());
+      statement.executeUpdate();
+    }
+  }
+
+  /**
+   * Records the purges of dropped objects kept for undrop whose purge is due, in the transaction
+   * that removes them from {@code dropped_object}: {@code ids[i]} is named {@code identifiers[i]}.
+   */
+  static void insertDue(Connection connection, List<String> ids, List<String> identifiers)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "INSERT INTO purge_job (object_id, realm_id, warehouse_id, kind, identifier,"
+                + " location, owns_location, metadata_location)"
+                + " SELECT d.id, w.realm_id, d.warehouse_id, d.kind, i.identifier,"
+                + " d.location, d.owns_location, d.metadata_location"
+                + " FROM unnest(?::text[], ?::text[]) AS i (id, identifier)"
+                + " JOIN dropped_object d ON d.id = i.id::uuid"
+                + " JOIN warehouse w ON w.id = d.warehouse_id"
+                + " ON CONFLICT DO NOTHING")) {
+      statement.setArray(1, connection.createArrayOf("text", ids.toArray()));
+      statement.setArray(2, connection.createArrayOf("text", identifiers.toArray()));
       statement.executeUpdate();
     }
   }
@@ -263,7 +286,8 @@ public final class PurgeJobs {
 
   /**
    * The live tables and views, of any warehouse, whose location is {@code location} or lies inside
-   * it: deleting under it would take their files. Registered objects count too.
+   * it: deleting under it would take their files. Registered objects count too, and so do dropped
+   * ones kept for undrop.
    */
   public List<String> liveObjectsWithin(String location) {
     String normalized = Locations.normalize(location);
@@ -272,16 +296,21 @@ public final class PurgeJobs {
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "SELECT location FROM catalog_object"
+                      + " WHERE location = ? OR location LIKE ? ESCAPE '\\'"
+                      + " UNION ALL SELECT location FROM dropped_object"
                       + " WHERE location = ? OR location LIKE ? ESCAPE '\\' LIMIT 10")) {
             statement.setString(1, normalized);
             statement.setString(2, Locations.likeBelow(normalized));
+            statement.setString(3, normalized);
+            statement.setString(4, Locations.likeBelow(normalized));
             return strings(statement);
           }
         });
   }
 
   /**
-   * Of the given file paths, those inside the location of a live table or view, of any warehouse.
+   * Of the given file paths, those inside the location of a live table or view (or one kept for
+   * undrop), of any warehouse.
    */
   public Set<String> insideLiveObjects(Collection<String> paths) {
     if (paths.isEmpty()) {
@@ -292,8 +321,11 @@ public final class PurgeJobs {
             connection -> {
               try (PreparedStatement statement =
                   connection.prepareStatement(
-                      "SELECT DISTINCT location FROM catalog_object WHERE location = ANY (?)")) {
-                statement.setArray(1, connection.createArrayOf("text", ancestors(paths).toArray()));
+                      "SELECT location FROM catalog_object WHERE location = ANY (?)"
+                          + " UNION SELECT location FROM dropped_object WHERE location = ANY (?)")) {
+                Array ancestors = connection.createArrayOf("text", ancestors(paths).toArray());
+                statement.setArray(1, ancestors);
+                statement.setArray(2, ancestors);
                 return strings(statement);
               }
             });

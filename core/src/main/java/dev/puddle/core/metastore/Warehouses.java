@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -79,6 +82,7 @@ public final class Warehouses {
    */
   public Warehouse ensure(String realm, String name, String location, Map<String, String> props) {
     checkName(name);
+    DropRetention.of(props);
     database.transaction(
         connection -> {
           insertRealm(connection, realm);
@@ -98,6 +102,7 @@ public final class Warehouses {
       throw new BadRequestException(
           "Invalid location of warehouse %s: expected a URI such as s3://bucket/prefix", name);
     }
+    DropRetention.of(props);
     database.transaction(
         connection -> {
           if (!insert(connection, realm, name, location, props)) {
@@ -113,16 +118,66 @@ public final class Warehouses {
    * from the cache: e.g. whether a purge may delete files outside a table's location.
    */
   public Map<String, String> properties(long id) {
-    return database.read(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement("SELECT properties::text FROM warehouse WHERE id = ?")) {
-            statement.setLong(1, id);
-            try (ResultSet rs = statement.executeQuery()) {
-              return rs.next() ? Json.toMap(rs.getString(1)) : Map.of();
-            }
-          }
-        });
+    return database.read(connection -> properties(connection, id));
+  }
+
+  /** The properties of the warehouse of that id as {@code connection}'s transaction sees them. */
+  static Map<String, String> properties(Connection connection, long id) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("SELECT properties::text FROM warehouse WHERE id = ?")) {
+      statement.setLong(1, id);
+      try (ResultSet rs = statement.executeQuery()) {
+        return rs.next() ? Json.toMap(rs.getString(1)) : Map.of();
+      }
+    }
+  }
+
+  /**
+   * Sets and removes properties of a warehouse under its row lock, so that concurrent updates keep
+   * each other's keys; 400 if the result sets a setting wrongly (e.g. {@link DropRetention}), 404
+   * if the realm has no warehouse of that name. Lookups cached by other execution environments see
+   * the new properties within {@link #CACHE_TTL}; drops read theirs in their own transaction.
+   */
+  public Namespaces.PropertiesUpdate updateProperties(
+      String realm, String name, Map<String, String> updates, Set<String> removals) {
+    Namespaces.PropertiesUpdate result =
+        database.transaction(
+            connection -> {
+              long id;
+              Map<String, String> properties;
+              try (PreparedStatement statement =
+                  connection.prepareStatement(
+                      "SELECT id, properties::text FROM warehouse"
+                          + " WHERE realm_id = ? AND name = ? FOR UPDATE")) {
+                statement.setString(1, realm);
+                statement.setString(2, name);
+                try (ResultSet rs = statement.executeQuery()) {
+                  if (!rs.next()) {
+                    throw new NotFoundException("Warehouse does not exist: %s", name);
+                  }
+                  id = rs.getLong(1);
+                  properties = new TreeMap<>(Json.toMap(rs.getString(2)));
+                }
+              }
+              List<String> removed = new ArrayList<>();
+              List<String> missing = new ArrayList<>();
+              for (String key : new TreeSet<>(removals)) {
+                (properties.remove(key) != null ? removed : missing).add(key);
+              }
+              properties.putAll(updates);
+              DropRetention.of(properties);
+              try (PreparedStatement statement =
+                  connection.prepareStatement(
+                      "UPDATE warehouse SET properties = ?::jsonb WHERE id = ?")) {
+                statement.setString(1, Json.fromMap(properties));
+                statement.setLong(2, id);
+                statement.executeUpdate();
+              }
+              return new Namespaces.PropertiesUpdate(
+                  new ArrayList<>(updates.keySet()), removed, missing);
+            });
+    cache.remove(realm + '\u0000' + name);
+    return result;
   }
 
   /** The realm's warehouses, by name. */
@@ -153,7 +208,7 @@ public final class Warehouses {
 
   /**
    * Deletes an empty warehouse with its catalog roles and grants and its finished purge jobs; 409
-   * while it has namespaces or purge jobs still to run.
+   * while it has namespaces, purge jobs still to run or dropped objects kept for undrop.
    */
   public void delete(String realm, String name) {
     database.transaction(
@@ -163,7 +218,8 @@ public final class Warehouses {
               connection.prepareStatement(
                   "SELECT id, EXISTS (SELECT 1 FROM namespace n WHERE n.warehouse_id = w.id),"
                       + " EXISTS (SELECT 1 FROM purge_job j WHERE j.warehouse_id = w.id"
-                      + " AND j.state IN ('queued', 'running'))"
+                      + " AND j.state IN ('queued', 'running')),"
+                      + " EXISTS (SELECT 1 FROM dropped_object d WHERE d.warehouse_id = w.id)"
                       + " FROM warehouse w WHERE realm_id = ? AND name = ? FOR UPDATE")) {
             statement.setString(1, realm);
             statement.setString(2, name);
@@ -178,6 +234,12 @@ public final class Warehouses {
               if (rs.getBoolean(3)) {
                 throw new NamespaceNotEmptyException(
                     "Warehouse %s is not empty: purge jobs of dropped tables are still to run",
+                    name);
+              }
+              if (rs.getBoolean(4)) {
+                throw new NamespaceNotEmptyException(
+                    "Warehouse %s is not empty: dropped tables or views wait for their purge"
+                        + " (see its dropped-objects)",
                     name);
               }
               id = rs.getLong(1);

@@ -20,6 +20,7 @@ import dev.puddle.core.catalog.VersionCache;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.DroppedObjects;
 import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Namespaces;
@@ -142,6 +143,7 @@ public final class CatalogApi {
   private final ViewEndpoints viewEndpoints;
   private final CredentialEndpoints credentialEndpoints;
   private final PurgeJobEndpoints purgeJobEndpoints;
+  private final DroppedObjectEndpoints droppedObjectEndpoints;
   private final ManagementEndpoints managementEndpoints;
 
   private CatalogApi(Builder parts) {
@@ -176,6 +178,7 @@ public final class CatalogApi {
             objects, parsedMetadata, new LoadedTables(objects, VersionCache.ofHeapShare()));
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs);
+    this.droppedObjectEndpoints = new DroppedObjectEndpoints(new DroppedObjects(database));
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);
   }
 
@@ -268,7 +271,7 @@ public final class CatalogApi {
                     read.access(),
                     read.row(),
                     mark,
-                    catalog(request, warehouse, mark)));
+                    catalog(request, caller, warehouse, mark)));
           } catch (RuntimeException e) {
             return ErrorMapper.toResponse(e);
           }
@@ -319,12 +322,20 @@ public final class CatalogApi {
   }
 
   /** The request's catalog over its warehouse: Iceberg routes only. */
-  private PuddleCatalog catalog(Request request, Warehouse warehouse, IdempotencyMark mark) {
+  private PuddleCatalog catalog(
+      Request request, Caller caller, Warehouse warehouse, IdempotencyMark mark) {
     if (request.pathParameter("prefix").isEmpty()) {
       return null;
     }
     return new PuddleCatalog(
-        warehouse, namespaces, objects, storage.io(), purges, parsedMetadata, mark);
+        warehouse,
+        namespaces,
+        objects,
+        storage.io(),
+        purges,
+        parsedMetadata,
+        mark,
+        caller.principal());
   }
 
   /** Serves an authorized request. */
@@ -332,6 +343,12 @@ public final class CatalogApi {
     Route route = scope.request().route();
     if (route == Route.LIST_PURGE_JOBS) {
       return purgeJobEndpoints.listPurgeJobs(scope);
+    }
+    if (route == Route.LIST_DROPPED_OBJECTS) {
+      return droppedObjectEndpoints.listDroppedObjects(scope);
+    }
+    if (route == Route.UNDROP_OBJECT) {
+      return droppedObjectEndpoints.undropObject(scope);
     }
     if (route.group() == FunctionGroup.ADMIN) {
       return managementEndpoints.handle(scope);

@@ -6,18 +6,23 @@ import dev.puddle.core.access.Role;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.metastore.access.CatalogRoles;
 import dev.puddle.core.metastore.access.PrincipalRoles;
 import dev.puddle.core.metastore.access.Principals;
 import dev.puddle.core.metastore.access.PrivilegeGrants;
+import java.util.Set;
+import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
+import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
 
 /**
- * The management API under {@code /admin/v1}: warehouses, principals (with their credentials),
- * principal roles, catalog roles and grants of a realm, the caller's. What each route needs is
- * {@link dev.puddle.core.access.Operation}'s to say, and was checked before it gets here; a
- * warehouse of another realm is as unknown as a missing one.
+ * The management API under {@code /admin/v1}: warehouses (their properties updated with the body of
+ * Iceberg's namespace properties update), principals (with their credentials), principal roles,
+ * catalog roles and grants of a realm, the caller's. What each route needs is {@link
+ * dev.puddle.core.access.Operation}'s to say, and was checked before it gets here; a warehouse of
+ * another realm is as unknown as a missing one.
  */
 final class ManagementEndpoints {
   private final Warehouses warehouses;
@@ -55,6 +60,25 @@ final class ManagementEndpoints {
       }
       case GET_WAREHOUSE -> {
         yield Response.json(200, ManagementJson.json(scope.warehouse()).toString());
+      }
+      case UPDATE_WAREHOUSE_PROPERTIES -> {
+        UpdateNamespacePropertiesRequest update =
+            RestJson.read(request.body(), UpdateNamespacePropertiesRequest.class);
+        update.validate();
+        Namespaces.PropertiesUpdate result =
+            warehouses.updateProperties(
+                realm,
+                parameter(request, "warehouse"),
+                update.updates(),
+                Set.copyOf(update.removals()));
+        yield Response.json(
+            200,
+            RestJson.write(
+                UpdateNamespacePropertiesResponse.builder()
+                    .addUpdated(result.updated())
+                    .addRemoved(result.removed())
+                    .addMissing(result.missing())
+                    .build()));
       }
       case DELETE_WAREHOUSE -> {
         warehouses.delete(realm, parameter(request, "warehouse"));

@@ -234,10 +234,15 @@ class CatalogObjectsTest {
     CatalogObject orders = create(ORDERS, Kind.TABLE);
     CatalogObject kept = create(TableIdentifier.of(NS, "kept"), Kind.TABLE);
 
-    assertThat(objects.drop(warehouse, ORDERS, Kind.VIEW, true, IdempotencyMark.NONE)).isEmpty();
-    assertThat(objects.drop(warehouse, ORDERS, Kind.TABLE, true, IdempotencyMark.NONE))
+    assertThat(objects.drop(warehouse, ORDERS, Kind.VIEW, true, "test", IdempotencyMark.NONE))
+        .isEmpty();
+    assertThat(objects.drop(warehouse, ORDERS, Kind.TABLE, true, "test", IdempotencyMark.NONE))
+        .map(CatalogObjects.Dropped::id)
         .contains(orders.id());
-    assertThat(objects.drop(warehouse, kept.identifier(), Kind.TABLE, false, IdempotencyMark.NONE))
+    assertThat(
+            objects.drop(
+                warehouse, kept.identifier(), Kind.TABLE, false, "test", IdempotencyMark.NONE))
+        .map(CatalogObjects.Dropped::id)
         .contains(kept.id());
 
     PurgeJobs jobs = new PurgeJobs(database);

@@ -55,7 +55,7 @@ class PurgeJobsTest {
         warehouse,
         new CatalogObject(id, identifier, Kind.TABLE, location, true, location + "/m.json", "{}"),
         IdempotencyMark.NONE);
-    objects.drop(warehouse, identifier, Kind.TABLE, true, IdempotencyMark.NONE);
+    objects.drop(warehouse, identifier, Kind.TABLE, true, "test", IdempotencyMark.NONE);
     return id;
   }
 

@@ -113,7 +113,7 @@ class WarehousesTest {
         new CatalogObject(
             id, table, CatalogObject.Kind.TABLE, "s3://bucket/first/ns/t", true, "m.json", "{}"),
         IdempotencyMark.NONE);
-    objects.drop(warehouse, table, CatalogObject.Kind.TABLE, true, IdempotencyMark.NONE);
+    objects.drop(warehouse, table, CatalogObject.Kind.TABLE, true, "test", IdempotencyMark.NONE);
     namespaces.drop(warehouse, Namespace.of("ns"), IdempotencyMark.NONE);
 
     assertThatThrownBy(() -> warehouses.delete("r1", "first"))

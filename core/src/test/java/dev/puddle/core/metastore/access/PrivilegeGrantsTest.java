@@ -122,7 +122,7 @@ class PrivilegeGrantsTest {
     objects.rename(warehouse, ORDERS, renamed, CatalogObject.Kind.TABLE, IdempotencyMark.NONE);
     assertThat(grants.list(warehouse, "readers"))
         .containsExactly(new Grant(Privilege.TABLE_READ_DATA, Securable.table(renamed)));
-    objects.drop(warehouse, renamed, CatalogObject.Kind.TABLE, false, IdempotencyMark.NONE);
+    objects.drop(warehouse, renamed, CatalogObject.Kind.TABLE, false, "test", IdempotencyMark.NONE);
 
     assertThat(grants.list(warehouse, "readers")).isEmpty();
   }
