@@ -1,8 +1,12 @@
 package dev.puddle.cli;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import dev.puddle.contract.Route;
 import java.io.IOException;
 import java.net.URI;
@@ -28,10 +32,17 @@ import org.apache.iceberg.rest.responses.OAuthTokenResponse;
 final class CatalogClient {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-  /** Jackson with iceberg-core's REST (de)serializers: tokens, config, listings. */
+  /**
+   * Jackson configured as Iceberg's REST client configures it (field access, kebab-case names, the
+   * serializers of {@link RESTSerializers}), so iceberg-core's response classes read as they do
+   * there: tokens, config, listings.
+   */
   static final ObjectMapper JSON = new ObjectMapper();
 
   static {
+    JSON.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
+    JSON.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    JSON.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
     RESTSerializers.registerAll(JSON);
   }
 

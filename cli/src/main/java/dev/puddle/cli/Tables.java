@@ -126,7 +126,9 @@ final class Tables {
 
     /** A primitive's name; a nested type's kind, since its fields have rows of their own. */
     private static String typeName(Type type) {
-      return type.isPrimitiveType() ? type.toString() : type.typeId().name().toLowerCase();
+      return type.isPrimitiveType()
+          ? type.toString()
+          : type.typeId().name().toLowerCase(java.util.Locale.ROOT);
     }
   }
 
