@@ -14,6 +14,10 @@ import dev.puddle.local.LocalTwin;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -109,7 +113,8 @@ class PuddleCliTest {
         new Cli(
             Map.of(
                 "PUDDLE_URI", twin.uri(),
-                "PUDDLE_CREDENTIAL", ROOT.clientId() + ":" + ROOT.clientSecret(),
+                // one token for the class: each credential costs the catalog a salted hash
+                "PUDDLE_TOKEN", token(ROOT),
                 "XDG_CONFIG_HOME", config.toString()));
   }
 
@@ -129,15 +134,19 @@ class PuddleCliTest {
    */
   @Test
   void theSeedScenarioInFiveCommandsMakesAReadOnlyPrincipalForOneNamespace() throws IOException {
-    cli.run("principal-roles", "create", "bi_readers").succeeds();
+    Cli asRoot = byCredential(ROOT.clientId() + ":" + ROOT.clientSecret());
+    asRoot.run("principal-roles", "create", "bi_readers").succeeds();
     Cli.Run created =
-        cli.run("principals", "create", "trino", "--principal-role", "bi_readers", "-o", "json")
+        asRoot
+            .run("principals", "create", "trino", "--principal-role", "bi_readers", "-o", "json")
             .succeeds();
-    cli.run("catalog-roles", "create", "sales_reader").succeeds();
-    cli.run("assign", "catalog-role", "sales_reader", "to", "principal-role", "bi_readers")
+    asRoot.run("catalog-roles", "create", "sales_reader").succeeds();
+    asRoot
+        .run("assign", "catalog-role", "sales_reader", "to", "principal-role", "bi_readers")
         .succeeds();
     Cli.Run granted =
-        cli.run(
+        asRoot
+            .run(
                 "grant",
                 "TABLE_READ_DATA",
                 "on",
@@ -163,7 +172,7 @@ class PuddleCliTest {
       assertThatThrownBy(() -> trino.loadTable(TableIdentifier.of("hr", "people")))
           .isInstanceOf(ForbiddenException.class);
     }
-    Cli asTrino = cli.with("PUDDLE_CREDENTIAL", credential);
+    Cli asTrino = byCredential(credential);
     asTrino.run("tables", "list", "sales").succeeds();
     assertThat(asTrino.run("warehouses", "list").fails(ExitCode.REFUSED).err())
         .contains("is not authorized");
@@ -214,7 +223,7 @@ class PuddleCliTest {
     Cli.Run created = cli.run("principals", "create", "spark", "--property", "team=etl").succeeds();
     String credential = value(created.out(), "credential");
     assertThat(created.out()).contains("shown only now");
-    cli.with("PUDDLE_CREDENTIAL", credential).run("namespaces", "list").fails(ExitCode.REFUSED);
+    byCredential(credential).run("namespaces", "list").fails(ExitCode.REFUSED);
     assertThat(cli.run("principals", "list").succeeds().out())
         .containsPattern("(?m)^spark +" + credential.split(":")[0] + " +team=etl$");
     Cli.Run shown = cli.run("principals", "show", "spark").succeeds();
@@ -223,11 +232,7 @@ class PuddleCliTest {
     Cli.Run rotated = cli.run("principals", "rotate", "spark").succeeds();
     String newCredential = value(rotated.out(), "credential");
     assertThat(newCredential).startsWith(credential.split(":")[0] + ":").isNotEqualTo(credential);
-    assertThat(
-            cli.with("PUDDLE_CREDENTIAL", credential)
-                .run("principals", "list")
-                .fails(ExitCode.REFUSED)
-                .err())
+    assertThat(byCredential(credential).run("principals", "list").fails(ExitCode.REFUSED).err())
         .startsWith("puddle: The catalog issued no token: ");
 
     cli.run("principals", "delete", "spark").succeeds();
@@ -497,7 +502,7 @@ class PuddleCliTest {
         "uri=" + twin.uri() + "\ncredential=" + ROOT.clientId() + ":" + ROOT.clientSecret() + "\n");
     Files.setPosixFilePermissions(
         file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-    Cli bare = cli.with("PUDDLE_URI", null).with("PUDDLE_CREDENTIAL", null);
+    Cli bare = cli.with("PUDDLE_URI", null).with("PUDDLE_TOKEN", null);
 
     bare.run("--profile", "twin", "warehouses", "list").succeeds();
     bare.with("PUDDLE_PROFILE", "twin").run("principals", "list").succeeds();
@@ -557,6 +562,34 @@ class PuddleCliTest {
         .withFileSizeInBytes(100)
         .withRecordCount(10)
         .build();
+  }
+
+  /** The CLI signing in with a credential, as people do, instead of the class's token. */
+  private static Cli byCredential(String credential) {
+    return cli.with("PUDDLE_TOKEN", null).with("PUDDLE_CREDENTIAL", credential);
+  }
+
+  /** A token for root, from the twin's token endpoint. */
+  private static String token(PrincipalCredential credential) throws IOException {
+    String form =
+        "grant_type=client_credentials&scope=PRINCIPAL_ROLE:ALL&client_id="
+            + credential.clientId()
+            + "&client_secret="
+            + credential.clientSecret();
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create(twin.uri() + "/v1/oauth/tokens"))
+                  .header("Content-Type", "application/x-www-form-urlencoded")
+                  .POST(HttpRequest.BodyPublishers.ofString(form))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+      return CatalogClient.JSON.readTree(response.body()).get("access_token").asText();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
   }
 
   private static RESTCatalog client(String credential) {
