@@ -199,6 +199,18 @@ public enum Route {
       "POST",
       "/admin/v1/warehouses/{warehouse}/dropped-objects/{object}/undrop",
       FunctionGroup.ADMIN),
+  /** One purge job, with its last error. */
+  GET_PURGE_JOB(
+      "getPurgeJob",
+      "GET",
+      "/admin/v1/warehouses/{warehouse}/purge-jobs/{job}",
+      FunctionGroup.ADMIN),
+  /** Retries a failed purge job: it is queued again and sent through the purge outbox. */
+  REDRIVE_PURGE_JOB(
+      "redrivePurgeJob",
+      "POST",
+      "/admin/v1/warehouses/{warehouse}/purge-jobs/{job}/redrive",
+      FunctionGroup.ADMIN),
 
   HEALTH("health", "GET", "/healthz", FunctionGroup.READ),
   READY("ready", "GET", "/readyz", FunctionGroup.READ);

@@ -63,11 +63,15 @@ class BadInputTest {
   private static final String CATALOG_ROLE = "bad_input_catalog_role";
   private static final String MISSING = "missing";
 
+  /** A purge job id: the warehouse has no jobs, so every job route answers 404 for it. */
+  private static final String JOB = "6f1c2a4e-0b7d-4c3e-9a51-2f8d7e6c5b4a";
+
   private static final List<String> METHODS =
       List.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
 
   /** The routes with a method that may carry a body which ignore it. */
-  private static final Set<Route> NO_BODY = Set.of(Route.ROTATE_CREDENTIALS);
+  private static final Set<Route> NO_BODY =
+      Set.of(Route.ROTATE_CREDENTIALS, Route.REDRIVE_PURGE_JOB);
 
   private static final String SCHEMA =
       "{\"type\":\"struct\",\"schema-id\":0,\"fields\":"
@@ -806,7 +810,8 @@ class BadInputTest {
         "principalRole", PRINCIPAL_ROLE,
         "catalogRole", CATALOG_ROLE,
         // names no dropped object: an undrop's bad body is refused before it is looked up
-        "object", "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
+        "object", "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+        "job", JOB);
   }
 
   /** Names of nothing, for every path variable but the prefix. */

@@ -258,6 +258,11 @@ class EventSamplesTest {
     Answer purgeJobs = replay("listPurgeJobs");
     expect(purgeJobs, 200);
     assertThat(purgeJobs.body().get("purge-jobs")).isEmpty();
+    // so the sample's job is unknown, to show and to redrive
+    Answer purgeJob = replay("getPurgeJob");
+    expect(purgeJob, 404);
+    assertThat(purgeJob.body().at("/error/message").asText()).contains("Purge job does not exist");
+    expect(replay("redrivePurgeJob"), 404);
 
     // within the warehouse's retention the dropped table waits, and comes back under a new name
     Answer dropped = replay("listDroppedObjects");

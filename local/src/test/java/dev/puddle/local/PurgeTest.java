@@ -287,6 +287,41 @@ class PurgeTest {
   }
 
   @Test
+  void aFailedJobRedrivenOnceItsCauseIsFixedFinishes() throws IOException, InterruptedException {
+    TableIdentifier id = TableIdentifier.of(NAMESPACE, "poison");
+    Table table = writtenTable(id, 1);
+    String metadataLocation = metadata(table).metadataFileLocation();
+    String metadataJson = content(metadataLocation);
+    put(metadataLocation, "{ this is not table metadata");
+    catalog.dropTable(id, true);
+    String jobId = awaitJob("sales.poison", "failed").get("id").asText();
+    String jobUri = TestTwin.get().uri() + "/admin/v1/warehouses/" + warehouse + "/purge-jobs/";
+
+    HttpResponse<String> early = redrive(jobUri + UUID.randomUUID());
+    assertThat(early.statusCode()).as(early.body()).isEqualTo(404);
+    put(metadataLocation, metadataJson);
+    HttpResponse<String> redriven = redrive(jobUri + jobId);
+
+    assertThat(redriven.statusCode()).as(redriven.body()).isEqualTo(200);
+    assertThat(JSON.readTree(redriven.body()).get("state").asText()).isEqualTo("queued");
+    JsonNode done = awaitJob("sales.poison", "done");
+    assertThat(done.get("attempts").asInt()).isGreaterThan(TestTwin.PURGE.maxReceives());
+    assertThat(objectsUnder(table.location())).isEmpty();
+    HttpResponse<String> again = redrive(jobUri + jobId);
+    assertThat(again.statusCode()).isEqualTo(409);
+    assertThat(again.body()).contains("only a failed job can be redriven");
+  }
+
+  private HttpResponse<String> redrive(String jobUri) throws IOException, InterruptedException {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(jobUri + "/redrive"))
+            .header("Authorization", "Bearer " + TestTwin.rootToken())
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
   void aLostSendIsSentAgainByTheSweep() throws IOException {
     TableIdentifier id = TableIdentifier.of(NAMESPACE, "orders");
     Table table = writtenTable(id, 1);
@@ -593,6 +628,11 @@ class PurgeTest {
 
   private String warehouseLocation() {
     return "s3://" + LocalTwin.BUCKET + "/" + warehouse;
+  }
+
+  private static String content(String path) {
+    String key = path.substring(("s3://" + LocalTwin.BUCKET + "/").length());
+    return s3.getObjectAsBytes(b -> b.bucket(LocalTwin.BUCKET).key(key)).asUtf8String();
   }
 
   private static void put(String path) {

@@ -121,6 +121,8 @@ public enum Operation {
    * and its own grants return only with it.
    */
   UNDROP_OBJECT(holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.UNDROP_OBJECT),
+  GET_PURGE_JOB(holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.GET_PURGE_JOB),
+  REDRIVE_PURGE_JOB(holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.REDRIVE_PURGE_JOB),
 
   LIST_WAREHOUSES(serviceAdmin(), Route.LIST_WAREHOUSES),
   CREATE_WAREHOUSE(serviceAdmin(), Route.CREATE_WAREHOUSE),

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.CommitFailedException;
 
 /**
  * Purge job rows: recorded by a drop in its own transaction, claimed and checkpointed by the purge
@@ -401,6 +402,48 @@ public final class PurgeJobs {
                       + " WHERE state IN ('queued', 'running')")) {
             return statement.executeUpdate();
           }
+        });
+  }
+
+  /**
+   * Queues a failed job of the warehouse again, unsent, so that it is the outbox row of a new
+   * message: the caller sends it after this commits, and the sweep sends it if that send is lost.
+   * Its counts and last error stay; the new message claims it like any queued job. Empty if the
+   * warehouse has no such job; a job that has not failed is a conflict.
+   */
+  public Optional<PurgeJob> redrive(String realm, long warehouseId, UUID id) {
+    return database.transaction(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "UPDATE purge_job SET state = 'queued', sent_at = NULL, updated_at = now()"
+                      + " WHERE object_id = ? AND realm_id = ? AND warehouse_id = ?"
+                      + " AND state = 'failed' RETURNING "
+                      + COLUMNS)) {
+            statement.setObject(1, id);
+            statement.setString(2, realm);
+            statement.setLong(3, warehouseId);
+            try (ResultSet rs = statement.executeQuery()) {
+              if (rs.next()) {
+                return Optional.of(read(rs));
+              }
+            }
+          }
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT state FROM purge_job"
+                      + " WHERE object_id = ? AND realm_id = ? AND warehouse_id = ?")) {
+            statement.setObject(1, id);
+            statement.setString(2, realm);
+            statement.setLong(3, warehouseId);
+            try (ResultSet rs = statement.executeQuery()) {
+              if (rs.next()) {
+                throw new CommitFailedException(
+                    "Purge job %s is %s: only a failed job can be redriven", id, rs.getString(1));
+              }
+            }
+          }
+          return Optional.empty();
         });
   }
 

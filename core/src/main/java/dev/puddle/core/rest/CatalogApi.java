@@ -177,7 +177,7 @@ public final class CatalogApi {
         new TableEndpoints(
             objects, parsedMetadata, new LoadedTables(objects, VersionCache.ofHeapShare()));
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
-    this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs);
+    this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs, purges);
     this.droppedObjectEndpoints = new DroppedObjectEndpoints(new DroppedObjects(database));
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);
   }
@@ -341,8 +341,8 @@ public final class CatalogApi {
   /** Serves an authorized request. */
   private Response dispatch(Scope scope) {
     Route route = scope.request().route();
-    if (route == Route.LIST_PURGE_JOBS) {
-      return purgeJobEndpoints.listPurgeJobs(scope);
+    if (PurgeJobEndpoints.ROUTES.contains(route)) {
+      return purgeJobEndpoints.handle(scope);
     }
     if (route == Route.LIST_DROPPED_OBJECTS) {
       return droppedObjectEndpoints.listDroppedObjects(scope);

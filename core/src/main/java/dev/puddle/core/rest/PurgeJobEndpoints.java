@@ -2,27 +2,88 @@ package dev.puddle.core.rest;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.puddle.contract.Route;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.metastore.Page;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.purge.PurgeOutbox;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
 import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
- * {@code GET /admin/v1/warehouses/{warehouse}/purge-jobs}: a warehouse's purge jobs, newest first,
- * with where each stands and what it deleted and left alone. {@code state} filters by state; {@code
- * pageToken} and {@code pageSize} page as the catalog's listings do.
+ * A warehouse's purge jobs. {@code GET …/purge-jobs} lists them, newest first, with where each
+ * stands and what it deleted and left alone ({@code state} filters by state; {@code pageToken} and
+ * {@code pageSize} page as the catalog's listings do); {@code GET …/purge-jobs/{job}} shows one;
+ * {@code POST …/purge-jobs/{job}/redrive} retries a failed one through the purge outbox.
  */
 final class PurgeJobEndpoints {
-  private final PurgeJobs jobs;
+  /** The routes served here; the rest of the management API is {@link ManagementEndpoints}'. */
+  static final Set<Route> ROUTES =
+      EnumSet.of(Route.LIST_PURGE_JOBS, Route.GET_PURGE_JOB, Route.REDRIVE_PURGE_JOB);
 
-  PurgeJobEndpoints(PurgeJobs jobs) {
+  private final PurgeJobs jobs;
+  private final PurgeOutbox outbox;
+
+  PurgeJobEndpoints(PurgeJobs jobs, PurgeOutbox outbox) {
     this.jobs = jobs;
+    this.outbox = outbox;
   }
 
-  Response listPurgeJobs(Scope scope) {
+  Response handle(Scope scope) {
+    return switch (scope.request().route()) {
+      case LIST_PURGE_JOBS -> listPurgeJobs(scope);
+      case GET_PURGE_JOB -> getPurgeJob(scope);
+      case REDRIVE_PURGE_JOB -> redrivePurgeJob(scope);
+      default ->
+          throw new IllegalStateException("Not a purge job route: " + scope.request().route());
+    };
+  }
+
+  private Response getPurgeJob(Scope scope) {
+    UUID id = jobId(scope);
+    PurgeJob job =
+        jobs.find(id).filter(found -> inWarehouse(found, scope)).orElseThrow(() -> notFound(id));
+    return Response.json(200, json(job).toString());
+  }
+
+  /**
+   * Queues a failed job again and sends its message once that has committed: the same path as a
+   * drop's, so a lost send is the sweep's to repeat. The answer is the job, queued.
+   */
+  private Response redrivePurgeJob(Scope scope) {
+    UUID id = jobId(scope);
+    PurgeJob job =
+        jobs.redrive(scope.warehouse().realm(), scope.warehouse().id(), id)
+            .orElseThrow(() -> notFound(id));
+    outbox.dispatch(job.id());
+    return Response.json(200, json(job).toString());
+  }
+
+  private static boolean inWarehouse(PurgeJob job, Scope scope) {
+    return job.realm().equals(scope.warehouse().realm())
+        && job.warehouseId() == scope.warehouse().id();
+  }
+
+  private static UUID jobId(Scope scope) {
+    String value = scope.request().pathParameter("job").orElseThrow();
+    try {
+      return UUID.fromString(value);
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException("Invalid purge job id %s: expected a UUID", value);
+    }
+  }
+
+  private static NotFoundException notFound(UUID id) {
+    return new NotFoundException("Purge job does not exist: %s", id);
+  }
+
+  private Response listPurgeJobs(Scope scope) {
     PurgeJob.State state =
         scope.request().queryParameter("state").map(PurgeJobEndpoints::state).orElse(null);
     Paging paging = Paging.of(scope.request());
