@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.dataapi.DataApiConnections;
-import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint;
+import dev.puddle.local.LocalDataApi;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.util.Map;
@@ -29,12 +29,12 @@ class DataApiEnvironmentTest {
           "PUDDLE_DB_NAME", "postgres");
 
   private static EmbeddedPostgres postgres;
-  private static DataApiTestEndpoint endpoint;
+  private static LocalDataApi endpoint;
 
   @BeforeAll
   static void start() throws Exception {
     postgres = EmbeddedPostgres.builder().start();
-    endpoint = DataApiTestEndpoint.start(postgres.getJdbcUrl("postgres", "postgres"), "postgres");
+    endpoint = LocalDataApi.start(postgres.getJdbcUrl("postgres", "postgres"), "postgres");
   }
 
   @AfterAll
