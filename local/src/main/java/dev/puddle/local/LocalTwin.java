@@ -291,6 +291,14 @@ public final class LocalTwin implements AutoCloseable {
     return database;
   }
 
+  /**
+   * How the catalog reaches the metastore: JDBC connections, or {@link LocalDataApiConnections} in
+   * data-api mode.
+   */
+  public Database.ConnectionFactory metastoreConnections() {
+    return connections;
+  }
+
   public String jdbcUrl() {
     return postgres.jdbcUrl();
   }

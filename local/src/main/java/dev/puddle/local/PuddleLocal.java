@@ -57,6 +57,40 @@ public final class PuddleLocal implements Callable<Integer> {
               + " as on Lambda (default: text).")
   LogFormat logFormat = LogFormat.TEXT;
 
+  /** How the catalog reaches the twin's PostgreSQL, as {@code PUDDLE_DB_MODE} chooses on AWS. */
+  enum Metastore {
+    /** Over JDBC, as the functions do with {@code PUDDLE_DB_MODE=jdbc}. */
+    JDBC("jdbc"),
+    /**
+     * Through Puddle's RDS Data API adapter and the AWS SDK's client, against the twin's stand-in
+     * for the Data API ({@link LocalDataApi}), as the functions do with {@code
+     * PUDDLE_DB_MODE=data-api}.
+     */
+    DATA_API("data-api");
+
+    private final String name;
+
+    Metastore(String name) {
+      this.name = name;
+    }
+
+    /** The name on the command line, which picocli also accepts. */
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  @Option(
+      names = "--metastore",
+      paramLabel = "jdbc|data-api",
+      description =
+          "How the catalog reaches the embedded PostgreSQL: jdbc, or data-api, through the RDS"
+              + " Data API client and a local stand-in for the Data API that keeps its limits"
+              + " (1 MiB responses, 64 KB rows, 4 MiB requests, one statement per call)"
+              + " (default: ${DEFAULT-VALUE}).")
+  Metastore metastore = Metastore.JDBC;
+
   @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
   String bind = "127.0.0.1";
 
@@ -116,6 +150,16 @@ public final class PuddleLocal implements Callable<Integer> {
         });
   }
 
+  /** Which metastore mode runs, and where the Data API stand-in listens in data-api mode. */
+  private static void printMetastore(LocalTwin twin) {
+    System.out.println(
+        twin.metastoreConnections() instanceof LocalDataApiConnections dataApi
+            ? "Metastore: data-api, through the RDS Data API client and the twin's stand-in for"
+                + " the Data API at "
+                + dataApi.dataApi().uri()
+            : "Metastore: jdbc, " + twin.jdbcUrl());
+  }
+
   /** Connection snippets, root's secret in them only where {@link #printRoot} shows it. */
   private static void printSnippets(LocalTwin twin) {
     RealmBootstrap.Result root = twin.root();
@@ -142,22 +186,26 @@ public final class PuddleLocal implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     PrincipalCredential root = rootCredential();
+    LocalTwin.Options options =
+        new LocalTwin.Options(
+            dataDirectory,
+            bind,
+            port,
+            s3Port,
+            postgresPort,
+            sqsPort,
+            LocalPurge.Options.DEFAULTS,
+            root,
+            LocalPostgres.Durability.DURABLE,
+            switch (logFormat) {
+              case TEXT -> RequestLog.text(System.out, ZoneId.systemDefault());
+              case JSON -> RequestLog.embeddedMetrics("Puddle", System.out);
+            });
     LocalTwin twin =
-        LocalTwin.start(
-            new LocalTwin.Options(
-                dataDirectory,
-                bind,
-                port,
-                s3Port,
-                postgresPort,
-                sqsPort,
-                LocalPurge.Options.DEFAULTS,
-                root,
-                LocalPostgres.Durability.DURABLE,
-                switch (logFormat) {
-                  case TEXT -> RequestLog.text(System.out, ZoneId.systemDefault());
-                  case JSON -> RequestLog.embeddedMetrics("Puddle", System.out);
-                }));
+        switch (metastore) {
+          case JDBC -> LocalTwin.start(options);
+          case DATA_API -> LocalTwin.start(options, LocalDataApiConnections::start);
+        };
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -178,6 +226,7 @@ public final class PuddleLocal implements Callable<Integer> {
             + " (SQS at "
             + twin.purge().sqs().endpoint()
             + ")");
+    printMetastore(twin);
     System.out.println("Data directory: " + dataDirectory.toAbsolutePath());
     printRoot(twin.root());
     System.out.println("Press Ctrl-C to stop.");

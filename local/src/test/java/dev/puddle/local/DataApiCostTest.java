@@ -6,10 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.dataapi.DataApiConnections;
-import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint;
-import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint.Operation;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
+import dev.puddle.local.LocalDataApi.Operation;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -55,7 +54,7 @@ class DataApiCostTest {
   private static Database database;
   private static HttpFront server;
 
-  private final DataApiTestEndpoint endpoint = TWIN.dataApi();
+  private final LocalDataApi endpoint = TWIN.dataApi();
   private String warehouse;
   private RESTCatalog catalog;
 

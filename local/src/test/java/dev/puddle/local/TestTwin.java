@@ -8,8 +8,6 @@ import dev.puddle.core.metastore.Migrations;
 import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.metastore.access.RealmBootstrap;
-import dev.puddle.core.metastore.dataapi.DataApiConnections;
-import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint;
 import dev.puddle.core.purge.PurgeSweep;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
@@ -24,9 +22,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -44,8 +40,9 @@ import org.apache.iceberg.rest.auth.OAuth2Properties;
  * other's namespaces.
  *
  * <p>In {@link Mode#DATA_API} the catalog reaches PostgreSQL through the RDS Data API: the real SDK
- * client against {@link DataApiTestEndpoint}, which runs the statements on the twin's PostgreSQL.
- * Migrations, the catalog, the purge and the tests' own queries all go that way.
+ * client against {@link LocalDataApi}, the twin's stand-in for the Data API, which runs the
+ * statements on the twin's PostgreSQL ({@link LocalDataApiConnections}, as {@code --metastore
+ * data-api} does). Migrations, the catalog, the purge and the tests' own queries all go that way.
  *
  * <p>Their purge runs on short timings, so that redeliveries and the dead-letter queue come within
  * seconds: a 3 s function time limit, a 4 s visibility timeout, three receives.
@@ -74,9 +71,9 @@ public final class TestTwin {
   private static final Map<Mode, TestTwin> TWINS = new EnumMap<>(Mode.class);
 
   private final LocalTwin twin;
-  private final DataApiTestEndpoint dataApi;
+  private final LocalDataApi dataApi;
 
-  private TestTwin(LocalTwin twin, DataApiTestEndpoint dataApi) {
+  private TestTwin(LocalTwin twin, LocalDataApi dataApi) {
     this.twin = twin;
     this.dataApi = dataApi;
   }
@@ -106,8 +103,9 @@ public final class TestTwin {
       if (mode == Mode.JDBC) {
         started = new TestTwin(LocalTwin.start(options), null);
       } else {
-        ThroughEndpoint metastore = new ThroughEndpoint();
-        started = new TestTwin(LocalTwin.start(options, metastore::connect), metastore.endpoint);
+        LocalTwin twin = LocalTwin.start(options, LocalDataApiConnections::start);
+        started =
+            new TestTwin(twin, ((LocalDataApiConnections) twin.metastoreConnections()).dataApi());
       }
       Runtime.getRuntime().addShutdownHook(new Thread(started.twin::close));
       return started;
@@ -116,42 +114,12 @@ public final class TestTwin {
     }
   }
 
-  /**
-   * Data API connections through a test endpoint in front of the twin's PostgreSQL, started with
-   * the twin and closed together.
-   */
-  private static final class ThroughEndpoint implements Database.ConnectionFactory, AutoCloseable {
-    private DataApiTestEndpoint endpoint;
-    private DataApiConnections connections;
-
-    ThroughEndpoint connect(LocalPostgres postgres) {
-      try {
-        endpoint = DataApiTestEndpoint.start(postgres.jdbcUrl(), postgres.user());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      connections = endpoint.connections();
-      return this;
-    }
-
-    @Override
-    public Connection open() throws SQLException {
-      return connections.open();
-    }
-
-    @Override
-    public void close() {
-      connections.close();
-      endpoint.close();
-    }
-  }
-
   public LocalTwin local() {
     return twin;
   }
 
-  /** The Data API endpoint of a {@link Mode#DATA_API} twin, e.g. to count its calls. */
-  public DataApiTestEndpoint dataApi() {
+  /** The Data API stand-in of a {@link Mode#DATA_API} twin, e.g. to count its calls. */
+  public LocalDataApi dataApi() {
     return dataApi;
   }
 

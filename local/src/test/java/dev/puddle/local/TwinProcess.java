@@ -53,11 +53,17 @@ final class TwinProcess implements AutoCloseable {
 
   /** {@code java -jar} of the shaded jar with this JVM's java. */
   static TwinProcess java(Path data, String root) throws IOException {
+    return java(data, root, List.of());
+  }
+
+  /** {@code java -jar} of the shaded jar with this JVM's java, with further arguments. */
+  static TwinProcess java(Path data, String root, List<String> more) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-jar");
     command.add(JAR.toString());
     command.addAll(arguments(data, root));
+    command.addAll(more);
     return start(new ProcessBuilder(command));
   }
 

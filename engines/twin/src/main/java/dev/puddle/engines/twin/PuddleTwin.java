@@ -29,9 +29,39 @@ import java.util.stream.Stream;
  * Puddle's local twin as a user runs it: {@code java -jar local/target/puddle-local.jar} in a child
  * JVM, on free loopback ports and a fresh data directory. Nothing of Puddle is on this JVM's class
  * path; what engines need (the catalog URI and the S3 properties) is read from what the twin prints
- * at start, root's credential is the one given to it in {@code PUDDLE_ROOT_CREDENTIAL}.
+ * at start, root's credential is the one given to it in {@code PUDDLE_ROOT_CREDENTIAL}. It runs in
+ * either of the twin's metastore modes ({@code --metastore}).
  */
 public final class PuddleTwin implements AutoCloseable {
+  /** How the twin's catalog reaches its PostgreSQL: the values of its {@code --metastore}. */
+  public enum Metastore {
+    /** Over JDBC. */
+    JDBC("jdbc"),
+    /** Through the RDS Data API client and the twin's stand-in for the Data API. */
+    DATA_API("data-api");
+
+    private final String option;
+
+    Metastore(String option) {
+      this.option = option;
+    }
+
+    /** The mode as the twin's {@code --metastore} names it, e.g. {@code data-api}. */
+    public String option() {
+      return option;
+    }
+
+    /** The mode of that {@code --metastore} name. */
+    public static Metastore of(String option) {
+      for (Metastore metastore : values()) {
+        if (metastore.option.equals(option)) {
+          return metastore;
+        }
+      }
+      throw new IllegalArgumentException("No metastore mode " + option + ": jdbc or data-api");
+    }
+  }
+
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
   private static final String READY_LINE = "Press Ctrl-C to stop.";
 
@@ -66,8 +96,16 @@ public final class PuddleTwin implements AutoCloseable {
     return shared;
   }
 
-  /** Starts a twin and waits until it says it is ready, with the properties it printed. */
+  /** Starts a twin in JDBC mode, see {@link #start(Metastore)}. */
   public static PuddleTwin start() {
+    return start(Metastore.JDBC);
+  }
+
+  /**
+   * Starts a twin in the metastore mode given and waits until it says it is ready, with the
+   * properties it printed.
+   */
+  public static PuddleTwin start(Metastore metastore) {
     Path jar =
         Path.of(System.getProperty("puddle.local.jar", "../../local/target/puddle-local.jar"));
     if (!Files.isRegularFile(jar)) {
@@ -91,7 +129,8 @@ public final class PuddleTwin implements AutoCloseable {
               "--port", freePort(),
               "--s3-port", freePort(),
               "--sqs-port", freePort(),
-              "--pg-port", freePort()));
+              "--pg-port", freePort(),
+              "--metastore", metastore.option()));
       ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
       builder.environment().put("PUDDLE_ROOT_CREDENTIAL", credential);
       Process process = builder.start();

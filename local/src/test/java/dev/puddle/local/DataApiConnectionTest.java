@@ -1,10 +1,11 @@
-package dev.puddle.core.metastore.dataapi;
+package dev.puddle.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.puddle.core.metastore.Database;
-import dev.puddle.core.metastore.dataapi.DataApiTestEndpoint.Operation;
+import dev.puddle.core.metastore.dataapi.DataApiConnections;
+import dev.puddle.local.LocalDataApi.Operation;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Array;
 import java.sql.Connection;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Data API adapter through the real SDK client, against {@link DataApiTestEndpoint} on a real
+ * The Data API adapter through the real SDK client, against {@link LocalDataApi} on a real
  * PostgreSQL: types, errors and their SQLSTATE, transactions, a resuming cluster, and values far
  * beyond the service's request, response and row limits.
  */
@@ -40,14 +41,14 @@ class DataApiConnectionTest {
           DataApiConnections.Resume.DEFAULT.maxWait(), Duration.ofMillis(5), Duration.ofMillis(50));
 
   private static EmbeddedPostgres postgres;
-  private static DataApiTestEndpoint endpoint;
+  private static LocalDataApi endpoint;
   private static DataApiConnections connections;
   private static Database database;
 
   @BeforeAll
   static void start() throws Exception {
     postgres = EmbeddedPostgres.builder().start();
-    endpoint = DataApiTestEndpoint.start(postgres.getJdbcUrl("postgres", "postgres"), "postgres");
+    endpoint = LocalDataApi.start(postgres.getJdbcUrl("postgres", "postgres"), "postgres");
     connections = endpoint.connections(QUICK_RESUME);
     database = new Database(connections, 2);
   }

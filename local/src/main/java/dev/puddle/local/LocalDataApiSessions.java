@@ -1,4 +1,4 @@
-package dev.puddle.core.metastore.dataapi;
+package dev.puddle.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -23,11 +23,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingDeque;
 
 /**
- * The database side of {@link DataApiTestEndpoint}: runs Data API statements on PostgreSQL over
- * JDBC, autocommit ones on pooled connections and each transaction on a connection of its own, and
- * converts parameters and results between the Data API's JSON fields and JDBC.
+ * The database side of {@link LocalDataApi}: runs Data API statements on PostgreSQL over JDBC,
+ * autocommit ones on pooled connections and each transaction on a connection of its own, and
+ * converts parameters and results between the Data API's JSON fields and JDBC. It holds no SQL of
+ * its own: it runs what the Data API client sent, as the service does.
  */
-final class PostgresSessions implements AutoCloseable {
+final class LocalDataApiSessions implements AutoCloseable {
   /** A statement's result, as the Data API returns it. */
   record Result(List<List<ObjectNode>> records, long updated) {}
 
@@ -38,10 +39,10 @@ final class PostgresSessions implements AutoCloseable {
   private final LinkedBlockingDeque<Connection> idle = new LinkedBlockingDeque<>();
   private final Map<String, Connection> transactions = new ConcurrentHashMap<>();
 
-  PostgresSessions(String jdbcUrl, String user) {
+  LocalDataApiSessions(String jdbcUrl, String user) {
     this.jdbcUrl = jdbcUrl;
     properties.setProperty("user", user);
-    properties.setProperty("ApplicationName", "data-api-test-endpoint");
+    properties.setProperty("ApplicationName", "puddle-local-data-api");
   }
 
   String begin() throws SQLException {

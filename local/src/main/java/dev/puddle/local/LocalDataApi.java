@@ -1,4 +1,4 @@
-package dev.puddle.core.metastore.dataapi;
+package dev.puddle.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.puddle.core.metastore.dataapi.DataApiConnections;
+import dev.puddle.core.metastore.dataapi.SqlScanner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -31,20 +33,28 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.rdsdata.RdsDataClient;
 
 /**
- * A test-only RDS Data API on loopback: it speaks the service's REST-JSON protocol to the real SDK
- * client ({@code ExecuteStatement}, {@code BeginTransaction}, {@code CommitTransaction}, {@code
- * RollbackTransaction}) and runs the statements on a real PostgreSQL, one JDBC connection per
- * {@code transactionId}.
+ * The twin's stand-in for the RDS Data API, on loopback: it speaks the service's REST-JSON protocol
+ * to the AWS SDK's {@code RdsDataClient} ({@code ExecuteStatement}, {@code BeginTransaction},
+ * {@code CommitTransaction}, {@code RollbackTransaction}) and runs the statements on the twin's
+ * PostgreSQL ({@link LocalDataApiSessions}), one JDBC connection per {@code transactionId}. With
+ * {@code --metastore data-api} the twin's catalog reaches its metastore through it with Puddle's
+ * real adapter ({@link LocalDataApiConnections}), as a function does on AWS.
  *
- * <p>It enforces the service's limits, so that the adapter is tested against them: requests of at
- * most 4 MiB, SQL of at most 65,536 characters, one statement per call, no array parameters, result
- * rows of at most 64 KB and responses of at most 1 MiB. Failed statements answer as the service
- * does for Aurora PostgreSQL, a {@code BadRequestException} whose message is PostgreSQL's ending in
- * {@code ; SQLState: NNNNN}. It can make the next calls fail with {@code
- * DatabaseResumingException}, as a cluster resuming from zero capacity does, and counts calls by
- * operation. Signatures are not checked.
+ * <p>It enforces the service's limits as AWS documents them, so that the adapter meets them here
+ * before it meets them in AWS: requests of at most 4 MiB, SQL of at most 65,536 characters, one
+ * statement per call, no array parameters, result rows of at most 64 KB and responses of at most 1
+ * MiB. Failed statements answer as the service does for Aurora PostgreSQL, a {@code
+ * BadRequestException} whose message is PostgreSQL's ending in {@code ; SQLState: NNNNN}. It does
+ * not check signatures, does not pause (a cluster at 0 ACU) nor time out transactions, and keeps no
+ * limit on concurrent transactions.
+ *
+ * <p>It also has hooks for tests, which a twin started from the command line never calls: they
+ * count calls by operation and measure the largest response (the adapter's cost and the limits it
+ * keeps), make the next calls fail with {@code DatabaseResumingException} as a resuming cluster
+ * does (its waiting), and run an action before a given call (a row changed between the calls of one
+ * read).
  */
-public final class DataApiTestEndpoint implements AutoCloseable {
+public final class LocalDataApi implements AutoCloseable {
   /** The Data API operations this endpoint serves. */
   public enum Operation {
     EXECUTE_STATEMENT("/Execute"),
@@ -61,19 +71,22 @@ public final class DataApiTestEndpoint implements AutoCloseable {
 
   private static final DataApiConnections.Target TARGET =
       new DataApiConnections.Target(
-          "arn:aws:rds:us-east-1:123456789012:cluster:puddle-test",
-          "arn:aws:secretsmanager:us-east-1:123456789012:secret:puddle-test-AbCdEf",
+          "arn:aws:rds:us-east-1:123456789012:cluster:puddle-local",
+          "arn:aws:secretsmanager:us-east-1:123456789012:secret:puddle-local-AbCdEf",
           null);
 
+  /** The service's limits, as AWS documents them for the Data API. */
   static final int MAX_REQUEST_BYTES = 4 << 20;
+
   static final int MAX_RESPONSE_BYTES = 1 << 20;
   static final int MAX_ROW_BYTES = 64 * 1024;
+  static final int MAX_SQL_LENGTH = 65_536;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpServer server;
   private final ExecutorService threads;
-  private final PostgresSessions sessions;
+  private final LocalDataApiSessions sessions;
   private final AtomicInteger resuming = new AtomicInteger();
   private final Map<Operation, AtomicLong> calls = new EnumMap<>(Operation.class);
   private final AtomicLong largestResponse = new AtomicLong();
@@ -81,8 +94,7 @@ public final class DataApiTestEndpoint implements AutoCloseable {
 
   private record PendingAction(AtomicInteger skip, Runnable action) {}
 
-  private DataApiTestEndpoint(
-      HttpServer server, ExecutorService threads, PostgresSessions sessions) {
+  private LocalDataApi(HttpServer server, ExecutorService threads, LocalDataApiSessions sessions) {
     this.server = server;
     this.threads = threads;
     this.sessions = sessions;
@@ -91,14 +103,14 @@ public final class DataApiTestEndpoint implements AutoCloseable {
     }
   }
 
-  /** Starts an endpoint on a free loopback port for the PostgreSQL at {@code jdbcUrl}. */
-  public static DataApiTestEndpoint start(String jdbcUrl, String user) throws IOException {
+  /** Starts the stand-in on a free loopback port for the PostgreSQL at {@code jdbcUrl}. */
+  public static LocalDataApi start(String jdbcUrl, String user) throws IOException {
     HttpServer server =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
     ExecutorService threads = Executors.newCachedThreadPool();
     server.setExecutor(threads);
-    DataApiTestEndpoint endpoint =
-        new DataApiTestEndpoint(server, threads, new PostgresSessions(jdbcUrl, user));
+    LocalDataApi endpoint =
+        new LocalDataApi(server, threads, new LocalDataApiSessions(jdbcUrl, user));
     server.createContext("/", endpoint::handle);
     server.start();
     return endpoint;
@@ -108,7 +120,7 @@ public final class DataApiTestEndpoint implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
   }
 
-  /** Metastore connections through this endpoint, with the real SDK client. */
+  /** Metastore connections through this stand-in, with Puddle's adapter and the SDK client. */
   public DataApiConnections connections(DataApiConnections.Resume resume) {
     RdsDataClient client =
         DataApiConnections.client(
@@ -236,7 +248,7 @@ public final class DataApiTestEndpoint implements AutoCloseable {
       pending.action().run();
     }
     String sql = request.path("sql").asText("");
-    if (sql.length() > DataApiClient.MAX_SQL_LENGTH) {
+    if (sql.length() > MAX_SQL_LENGTH) {
       throw new Refused(400, "ValidationException", "sql must be at most 65536 characters");
     }
     if (SqlScanner.statements(sql).size() > 1) {
@@ -252,7 +264,8 @@ public final class DataApiTestEndpoint implements AutoCloseable {
     String transactionId = transaction(request);
     List<String> names = new ArrayList<>();
     String positional = positional(sql, names);
-    PostgresSessions.Result result = sessions.execute(positional, names, parameters, transactionId);
+    LocalDataApiSessions.Result result =
+        sessions.execute(positional, names, parameters, transactionId);
     ObjectNode response = JSON.createObjectNode();
     ArrayNode records = response.putArray("records");
     for (List<ObjectNode> row : result.records()) {
