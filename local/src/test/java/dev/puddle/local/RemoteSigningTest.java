@@ -1,13 +1,16 @@
 package dev.puddle.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.puddle.contract.Route;
 import dev.puddle.core.access.Privilege;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
+import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.rest.RestJson;
+import dev.puddle.functions.CatalogHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -33,6 +36,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
@@ -194,6 +198,28 @@ class RemoteSigningTest {
     assertThat(tampered.statusCode()).isEqualTo(403);
     assertThat(tampered.body()).doesNotContain("secret b");
     assertThat(send(http, a, Map.of()).statusCode()).isEqualTo(403);
+  }
+
+  @Test
+  void aCatalogThatSignsNothingRefusesEnginesThatAskOnlyForSigning() {
+    String warehouse = TestTwin.newWarehouse("unsigned");
+    TestEndpoint unsigned =
+        TestEndpoint.start(
+            new CatalogHandler(
+                CatalogApi.builder(
+                        new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                        TestTwin.get().database(),
+                        TestTwin.get().storage())
+                    .authenticator(RootCaller.of(LocalTwin.REALM))
+                    .build()));
+    closing.add(unsigned);
+
+    assertThatThrownBy(() -> TestTwin.client(unsigned.uri(), warehouse, SIGNING))
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("This catalog does not sign requests: remote-signing");
+    RESTCatalog plain = TestTwin.client(unsigned.uri(), warehouse, Map.of());
+    closing.add(plain);
+    assertThat(plain.properties()).containsKey("s3.access-key-id");
   }
 
   private RESTCatalog signingClient(String warehouse) {
