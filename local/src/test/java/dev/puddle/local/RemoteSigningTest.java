@@ -191,6 +191,21 @@ class RemoteSigningTest {
     String a = objectUri(orders.location() + "/data/a.csv");
     Map<String, List<String>> signed = signed(sign(signer, "GET", a, null));
 
+    // a Host header of the caller's cannot move the signature to another bucket
+    Map<String, List<String>> rehosted =
+        signed(
+            signRaw(
+                signer,
+                RestJson.write(
+                    ImmutableRemoteSignRequest.builder()
+                        .region("us-east-1")
+                        .method("GET")
+                        .uri(URI.create(a))
+                        .headers(Map.of("Host", List.of("elsewhere.s3.amazonaws.com")))
+                        .properties(Map.of())
+                        .build())));
+    assertThat(rehosted.get("Host")).containsExactly(URI.create(a).getAuthority());
+
     HttpClient http = HttpClient.newHttpClient();
     assertThat(send(http, a, signed).body()).isEqualTo("secret a");
     // the same signature for another object of the same table, or unsigned: S3 refuses

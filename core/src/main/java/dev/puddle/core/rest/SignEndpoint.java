@@ -54,6 +54,9 @@ final class SignEndpoint {
 
   /** The read of the table's row the access check makes for a request to sign. */
   CatalogObjects.Lookup lookup(Request request, Warehouse warehouse) {
+    if (signer == null) {
+      return null;
+    }
     TableIdentifier table;
     try {
       table = Scope.tableOf(request);

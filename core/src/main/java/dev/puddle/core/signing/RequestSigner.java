@@ -27,10 +27,13 @@ import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
 public final class RequestSigner {
   /**
    * Headers left out of the signature: they differ between the attempts and ranges of a request,
-   * and Iceberg's client reuses a signature of a GET or HEAD for the same URI for a while.
+   * and Iceberg's client reuses a signature of a GET or HEAD for the same URI for a while; and
+   * those the signature sets itself. The host is always the URI's: a {@code Host} header of the
+   * caller's would name another bucket than the one checked.
    */
   private static final Set<String> UNSIGNED_HEADERS =
       Set.of(
+          "host",
           "range",
           "x-amz-date",
           "authorization",
@@ -42,7 +45,7 @@ public final class RequestSigner {
 
   /** Headers the signature itself sets: a caller's own are dropped. */
   private static final Set<String> SIGNATURE_HEADERS =
-      Set.of("authorization", "x-amz-date", "x-amz-content-sha256");
+      Set.of("host", "authorization", "x-amz-date", "x-amz-content-sha256");
 
   private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
   private final AwsCredentialsProvider credentials;
