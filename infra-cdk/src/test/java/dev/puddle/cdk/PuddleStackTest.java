@@ -169,7 +169,7 @@ class PuddleStackTest {
 
   @ParameterizedTest
   @MethodSource("profiles")
-  void readCannotTouchObjectsWriteOnlyMetadataAndOnlyPurgeDeletesBroadly(Synthesized s) {
+  void readCannotTouchObjectsWriteOnlyMetadataAndOnlyPurgeAndSignDeleteBroadly(Synthesized s) {
     assertThat(s.statements(s.role(Group.READ)))
         .noneMatch(st -> strings(st.get("Action")).stream().anyMatch(a -> a.startsWith("s3:")));
     for (Group group : Group.values()) {
