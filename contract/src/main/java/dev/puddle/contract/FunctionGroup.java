@@ -13,6 +13,11 @@ public enum FunctionGroup {
   WRITE,
   /** Puddle's own token issuer. */
   TOKEN,
+  /**
+   * Remote signing, the hottest route (one call per S3 request of an engine): its own function, so
+   * that its role alone may touch the warehouse's objects on engines' behalf, and it scales apart.
+   */
+  SIGN,
   /** The management API. */
   ADMIN,
   /** Schema migrations, run at deploy time. */

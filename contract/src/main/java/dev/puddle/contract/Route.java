@@ -60,6 +60,12 @@ public enum Route {
       "GET",
       "/v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials",
       FunctionGroup.READ),
+  /** Remote signing: S3 requests signed for the table's own locations, by the signer function. */
+  SIGN_REQUEST(
+      "signRequest",
+      "POST",
+      "/v1/{prefix}/namespaces/{namespace}/tables/{table}/sign",
+      FunctionGroup.SIGN),
   UPDATE_TABLE(
       "updateTable",
       "POST",

@@ -60,7 +60,11 @@ final class CatalogFunction {
         api,
         new Options(
             EnumSet.of(
-                FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN),
+                FunctionGroup.READ,
+                FunctionGroup.WRITE,
+                FunctionGroup.SIGN,
+                FunctionGroup.TOKEN,
+                FunctionGroup.ADMIN),
             realm,
             Duration.ofSeconds(30),
             Duration.ofSeconds(2),

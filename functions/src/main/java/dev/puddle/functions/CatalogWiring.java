@@ -9,6 +9,7 @@ import dev.puddle.core.metastore.DatabaseCredentials;
 import dev.puddle.core.metastore.access.Principals;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.core.signing.RequestSigner;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.CredentialCache;
 import dev.puddle.core.vending.CredentialVendor;
@@ -34,7 +35,12 @@ public record CatalogWiring(
     DatabaseCredentials credentials,
     JwtAuthenticator authenticator) {
   private static final Set<FunctionGroup> HTTP_GROUPS =
-      EnumSet.of(FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN);
+      EnumSet.of(
+          FunctionGroup.READ,
+          FunctionGroup.WRITE,
+          FunctionGroup.SIGN,
+          FunctionGroup.TOKEN,
+          FunctionGroup.ADMIN);
 
   /**
    * What a catalog function is made of, however its settings were read. The metastore's connections
@@ -44,6 +50,7 @@ public record CatalogWiring(
    * @param tokens the token endpoint over the function's database, or null if it issues none
    * @param purgeQueue where drops with purge send their jobs, or null: the sweep sends them
    * @param credentialVendor what vends storage credentials, or null: none are vended
+   * @param requestSigner what signs engines' S3 requests (remote signing), or null: none are
    */
   public record Parts(
       Set<FunctionGroup> groups,
@@ -56,6 +63,7 @@ public record CatalogWiring(
       Function<Database, TokenEndpoint> tokens,
       PurgeQueue purgeQueue,
       CredentialVendor credentialVendor,
+      RequestSigner requestSigner,
       Duration requestTimeout,
       Duration deadlineMargin,
       int gzipMinBytes,
@@ -74,6 +82,7 @@ public record CatalogWiring(
         Function<Database, TokenEndpoint> tokens,
         PurgeQueue purgeQueue,
         CredentialVendor credentialVendor,
+        RequestSigner requestSigner,
         RequestLog log) {
       return new Parts(
           HTTP_GROUPS,
@@ -86,6 +95,7 @@ public record CatalogWiring(
           tokens,
           purgeQueue,
           credentialVendor,
+          requestSigner,
           Duration.ofSeconds(30),
           Duration.ofSeconds(2),
           ResponseEncoding.DEFAULT_MIN_BYTES,
@@ -98,7 +108,7 @@ public record CatalogWiring(
     FunctionGroup group = env.group();
     if (!HTTP_GROUPS.contains(group)) {
       throw new IllegalStateException(
-          "The catalog handler serves the read, write, token and admin groups, not " + group);
+          "The catalog handler serves the read, write, sign, token and admin groups, not " + group);
     }
     DatabaseCredentials credentials = env.credentials();
     AuthEnvironment auth = new AuthEnvironment(variables);
@@ -123,6 +133,7 @@ public record CatalogWiring(
                     : null,
             PurgeEnvironment.queueOrNull(variables),
             env.credentialVendor(() -> DefaultCredentialsProvider.builder().build()),
+            env.requestSigner(() -> DefaultCredentialsProvider.builder().build()),
             env.requestTimeout(),
             env.deadlineMargin(),
             env.gzipMinBytes(),
@@ -143,6 +154,7 @@ public record CatalogWiring(
                 parts.credentialVendor() == null
                     ? null
                     : new CredentialCache(parts.credentialVendor(), Clock.systemUTC()))
+            .requestSigner(parts.requestSigner())
             .build();
     CatalogFunction function =
         new CatalogFunction(

@@ -8,9 +8,12 @@ import dev.puddle.core.aws.StsCredentialVendor;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
 import dev.puddle.core.metastore.PostgresConnections;
+import dev.puddle.core.signing.RequestSigner;
+import dev.puddle.core.signing.S3Addressing;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.CredentialVendor;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
@@ -18,8 +21,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
@@ -163,6 +168,24 @@ final class Environment {
         region(),
         required(EnvironmentVariable.S3_ACCESS_KEY_ID),
         required(EnvironmentVariable.S3_SECRET_ACCESS_KEY));
+  }
+
+  /**
+   * Remote signing for the storage {@link #storage} reaches: Amazon S3 under the function's own
+   * credentials (on Lambda its role's), or the S3-compatible endpoint, path-style, under its keys.
+   */
+  RequestSigner requestSigner(Supplier<AwsCredentialsProvider> own) {
+    String endpoint = value(EnvironmentVariable.S3_ENDPOINT);
+    if (endpoint == null) {
+      return new RequestSigner(own.get(), S3Addressing.aws(), Clock.systemUTC());
+    }
+    return new RequestSigner(
+        StaticCredentialsProvider.create(
+            AwsBasicCredentials.create(
+                required(EnvironmentVariable.S3_ACCESS_KEY_ID),
+                required(EnvironmentVariable.S3_SECRET_ACCESS_KEY))),
+        S3Addressing.pathStyle(endpoint),
+        Clock.systemUTC());
   }
 
   /**

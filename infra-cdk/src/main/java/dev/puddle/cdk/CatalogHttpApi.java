@@ -35,7 +35,12 @@ import software.constructs.Construct;
 final class CatalogHttpApi extends Construct {
   /** The route table groups served by the HTTP API. */
   static final Set<FunctionGroup> HTTP_GROUPS =
-      EnumSet.of(FunctionGroup.READ, FunctionGroup.WRITE, FunctionGroup.TOKEN, FunctionGroup.ADMIN);
+      EnumSet.of(
+          FunctionGroup.READ,
+          FunctionGroup.WRITE,
+          FunctionGroup.SIGN,
+          FunctionGroup.TOKEN,
+          FunctionGroup.ADMIN);
 
   /**
    * What an access log line holds: who called what and how it went, never a header (so never the

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The functions the stack deploys, all from the one artifact: the four that serve the HTTP API (one
+ * The functions the stack deploys, all from the one artifact: the five that serve the HTTP API (one
  * per {@link FunctionGroup} of the route table, SnapStart behind an alias), the purge queue's
  * consumer and the sweep (each the only function of its handler, so told no group), and the
  * migration function.
@@ -14,6 +14,11 @@ import java.util.Optional;
 public enum Group {
   READ(FunctionGroup.READ, "dev.puddle.functions.CatalogHandler", 1024, Duration.ofSeconds(30)),
   WRITE(FunctionGroup.WRITE, "dev.puddle.functions.CatalogHandler", 1536, Duration.ofSeconds(30)),
+  /**
+   * Remote signing: one call per S3 request of an engine, so its own function, scaling apart, and
+   * the only one whose role reads and writes table data (what it signs, it signs with that role).
+   */
+  SIGN(FunctionGroup.SIGN, "dev.puddle.functions.CatalogHandler", 1024, Duration.ofSeconds(30)),
   TOKEN(FunctionGroup.TOKEN, "dev.puddle.functions.CatalogHandler", 512, Duration.ofSeconds(30)),
   ADMIN(FunctionGroup.ADMIN, "dev.puddle.functions.CatalogHandler", 512, Duration.ofSeconds(30)),
   /** Long enough for many DeleteObjects pages; the handler stops starting work at 4/5 of it. */
@@ -58,7 +63,7 @@ public enum Group {
 
   /** Whether this function serves HTTP API routes: SnapStart, an alias, the keep-alive. */
   public boolean servesApi() {
-    return this == READ || this == WRITE || this == TOKEN || this == ADMIN;
+    return this == READ || this == WRITE || this == SIGN || this == TOKEN || this == ADMIN;
   }
 
   /** The name in context parameters and construct ids, e.g. {@code read}. */
@@ -71,6 +76,7 @@ public enum Group {
     return switch (group) {
       case READ -> READ;
       case WRITE -> WRITE;
+      case SIGN -> SIGN;
       case TOKEN -> TOKEN;
       case ADMIN -> ADMIN;
       case MIGRATE -> MIGRATE;

@@ -263,9 +263,28 @@ public final class PuddleStack extends Stack {
    * What each function may do with the warehouse's objects. Read: nothing, loads are served from
    * PostgreSQL. Write: read any object (register reads the metadata file it is given), write
    * metadata files, and delete them, for a commit that lost deletes the file it wrote. Purge: list,
-   * read (manifests) and delete anything. The others: nothing.
+   * read (manifests) and delete anything. Sign: what engines do with their tables' files (read,
+   * write, multipart uploads, delete, list), since the requests it signs are made with its role;
+   * the signer lets each request reach its own table's locations only. The others: nothing.
    */
   private void grantStorage(WarehouseBucket warehouse) {
+    role(Group.SIGN)
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(
+                    List.of(
+                        "s3:GetObject",
+                        "s3:PutObject",
+                        "s3:DeleteObject",
+                        "s3:AbortMultipartUpload"))
+                .resources(List.of(warehouse.objects()))
+                .build());
+    role(Group.SIGN)
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:ListBucket"))
+                .resources(List.of(warehouse.bucket().getBucketArn()))
+                .build());
     role(Group.WRITE)
         .addToPrincipalPolicy(
             PolicyStatement.Builder.create()

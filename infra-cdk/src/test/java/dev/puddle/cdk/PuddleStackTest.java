@@ -65,6 +65,7 @@ class PuddleStackTest {
                     EnumSet.of(
                             FunctionGroup.READ,
                             FunctionGroup.WRITE,
+                            FunctionGroup.SIGN,
                             FunctionGroup.TOKEN,
                             FunctionGroup.ADMIN)
                         .contains(r.group()))
@@ -168,12 +169,30 @@ class PuddleStackTest {
 
   @ParameterizedTest
   @MethodSource("profiles")
-  void readCannotTouchObjectsWriteOnlyMetadataAndOnlyPurgeDeletesBroadly(Synthesized s) {
+  void readCannotTouchObjectsWriteOnlyMetadataAndOnlyPurgeAndSignDeleteBroadly(Synthesized s) {
     assertThat(s.statements(s.role(Group.READ)))
         .noneMatch(st -> strings(st.get("Action")).stream().anyMatch(a -> a.startsWith("s3:")));
     for (Group group : Group.values()) {
       List<Map<String, Object>> deletes = s.allowing(s.role(group), "s3:DeleteObject");
       switch (group) {
+        case SIGN -> {
+          // what engines do with their tables' files, on the bucket's objects and nothing more
+          assertThat(
+                  s.statements(s.role(group)).stream()
+                      .flatMap(st -> strings(st.get("Action")).stream())
+                      .filter(a -> a.startsWith("s3:"))
+                      .toList())
+              .containsExactlyInAnyOrder(
+                  "s3:GetObject",
+                  "s3:PutObject",
+                  "s3:DeleteObject",
+                  "s3:AbortMultipartUpload",
+                  "s3:ListBucket");
+          assertThat(s.allowing(s.role(group), "s3:PutObject"))
+              .singleElement()
+              .satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*]]}"));
+          assertThat(s.allowing(s.role(group), "sts:AssumeRole")).isEmpty();
+        }
         case PURGE ->
             assertThat(deletes)
                 .singleElement()
@@ -356,7 +375,7 @@ class PuddleStackTest {
             Group.PURGE.handler(),
             Group.SWEEP.handler());
     assertThat(groups.get(Group.READ.handler()))
-        .containsExactlyInAnyOrder("read", "write", "token", "admin");
+        .containsExactlyInAnyOrder("read", "write", "sign", "token", "admin");
     assertThat(groups.get(Group.MIGRATE.handler())).containsExactly("migrate");
     assertThat(groups.get(Group.PURGE.handler())).containsExactly("(unset)");
     assertThat(groups.get(Group.SWEEP.handler())).containsExactly("(unset)");

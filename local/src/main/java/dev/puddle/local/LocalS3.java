@@ -1,5 +1,7 @@
 package dev.puddle.local;
 
+import dev.puddle.core.signing.RequestSigner;
+import dev.puddle.core.signing.S3Addressing;
 import dev.puddle.core.vending.CredentialScope;
 import dev.puddle.core.vending.VendedCredentials;
 import java.net.URI;
@@ -11,6 +13,8 @@ import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /**
  * An S3-compatible server on loopback (S3Proxy) that keeps objects in a directory. It accepts its
@@ -74,6 +78,18 @@ public final class LocalS3 implements AutoCloseable {
    */
   public VendedCredentials openSession(CredentialScope scope, Duration lifetime) {
     return sessions.open(scope, lifetime);
+  }
+
+  /**
+   * Remote signing under the server's own identity, as the signer function signs under its role:
+   * the only keys the server accepts besides vended sessions.
+   */
+  public RequestSigner requestSigner() {
+    return new RequestSigner(
+        StaticCredentialsProvider.create(
+            AwsBasicCredentials.create(ACCESS_KEY_ID, SECRET_ACCESS_KEY)),
+        S3Addressing.pathStyle(endpoint()),
+        Clock.systemUTC());
   }
 
   public String endpoint() {

@@ -14,6 +14,7 @@ import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.metastore.access.Principals;
 import dev.puddle.core.metastore.access.RealmBootstrap;
 import dev.puddle.core.rest.CatalogApi;
+import dev.puddle.core.signing.RequestSigner;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.CredentialCache;
 import dev.puddle.core.vending.CredentialVendor;
@@ -208,6 +209,7 @@ public final class LocalTwin implements AutoCloseable {
                           ownTokens(tokenSettings, catalogDatabase)),
                   purge.queue(),
                   vendor,
+                  s3.requestSigner(),
                   options.requestLog()));
       InFlight inFlight = new InFlight();
       HttpFront http =
@@ -313,6 +315,11 @@ public final class LocalTwin implements AutoCloseable {
    */
   public CredentialVendor credentialVendor() {
     return vendor;
+  }
+
+  /** What signs engines' S3 requests under the twin's S3 identity, for catalogs that sign. */
+  public RequestSigner requestSigner() {
+    return s3.requestSigner();
   }
 
   /**

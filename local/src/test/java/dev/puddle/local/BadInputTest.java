@@ -189,6 +189,8 @@ class BadInputTest {
                     target.database(),
                     twin().local().storage())
                 .authenticator(RootCaller.of(LocalTwin.REALM))
+                // so that a request to sign reaches the parsing of its body
+                .requestSigner(twin().local().requestSigner())
                 .build());
     dump = MetastoreDump.of(target.database());
     succeed(Route.CREATE_NAMESPACE, existing(), "{\"namespace\":[\"" + NAMESPACE + "\"]}");

@@ -50,7 +50,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.aws.s3.VendedCredentialsProvider;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
@@ -395,20 +394,6 @@ class CredentialVendingTest {
             new GZIPInputStream(new ByteArrayInputStream(stored)).readAllBytes(),
             StandardCharsets.UTF_8);
     assertThat(body).contains("\"table-uuid\"").doesNotContain("s3.session-token");
-  }
-
-  @Test
-  void remoteSigningAloneIsRefused() {
-    String warehouse = TestTwin.newWarehouse("vended");
-    RESTCatalog engine = vendedClient(warehouse);
-    engine.createNamespace(NS);
-    engine.createTable(ORDERS, SCHEMA);
-    RESTCatalog signing =
-        client(TestTwin.get().uri(), warehouse, Map.of(DELEGATION, "remote-signing"));
-
-    assertThatThrownBy(() -> signing.loadTable(ORDERS))
-        .isInstanceOf(BadRequestException.class)
-        .hasMessageContaining("Unsupported access delegation mode: remote-signing");
   }
 
   @Test

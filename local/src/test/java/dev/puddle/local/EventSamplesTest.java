@@ -123,6 +123,7 @@ class EventSamplesTest {
                                 : Optional.empty(),
                         ownTokens))
                 .credentialVendor(TestTwin.get().credentialVendor())
+                .requestSigner(TestTwin.get().requestSigner())
                 .build());
   }
 
@@ -249,6 +250,23 @@ class EventSamplesTest {
         .isEqualTo(loaded.metadata().get("location").asText());
     assertThat(credentials.body().at("/storage-credentials/0/config/s3.session-token").asText())
         .isNotBlank();
+
+    // the sample signs a read of an AWS bucket: readdressed to the twin's S3 server and the table
+    String location = loaded.metadata().get("location").asText();
+    String object =
+        TestTwin.get().storage().clientProperties().get("s3.endpoint")
+            + "/"
+            + location.substring("s3://".length())
+            + "/metadata/snap-1.avro";
+    Answer signed = replay("signRequest", withBody(sample("signRequest"), "region", "us-east-1"));
+    expect(signed, 403); // another bucket's object: nothing signed
+    assertThat(signed.body().at("/error/message").asText()).contains("not an S3 endpoint");
+    Answer signedHere = send(withBody(sample("signRequest"), "uri", object));
+    expect(signedHere, 200);
+    assertThat(signedHere.body().get("uri").asText()).isEqualTo(object);
+    assertThat(signedHere.body().at("/headers/Authorization/0").asText())
+        .startsWith("AWS4-HMAC-SHA256 Credential=" + LocalS3.ACCESS_KEY_ID + "/");
+    assertThat(signedHere.headers()).containsEntry("Cache-Control", "private");
 
     expectNoContent(replay("reportMetrics"));
     expectNoContent(replay("renameTable"));

@@ -111,6 +111,7 @@ class OperationCostTest {
                 storage)
             .authenticator(RootCaller.of(LocalTwin.REALM))
             .credentialVendor(twin.credentialVendor())
+            .requestSigner(twin.requestSigner())
             .build();
     handler = new MeasuringHandler(new CatalogHandler(api), sql, s3);
     server = HttpFront.start("127.0.0.1", 0, 1, new ApiGatewayBridge(handler, new InFlight()));
@@ -270,6 +271,43 @@ class OperationCostTest {
       assertThat(load.sql().get(0)).contains("FROM caller_access_and_object(");
       assertThat(load.roundTrips()).isEqualTo(1);
       assertThat(load.s3()).as(load.describe()).isEmpty();
+    }
+  }
+
+  /**
+   * Remote signing, one call per S3 request of an engine, is one statement and nothing else: the
+   * caller's access read with the table's row (its metadata left out once the table's reach is kept
+   * for that version), no write, no transaction, no S3 request of the catalog's.
+   */
+  @Test
+  void aSignedRequestIsOneStatementAndNoWrite() throws IOException {
+    String warehouse = TestTwin.newWarehouse("cost-signed");
+    TableIdentifier identifier = TableIdentifier.of(Namespace.of("sales"), "orders");
+    try (RESTCatalog catalog =
+        client(warehouse, Map.of("header.X-Iceberg-Access-Delegation", "remote-signing"))) {
+      catalog.createNamespace(identifier.namespace());
+      Table table =
+          catalog.createTable(
+              identifier, new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
+
+      handler.clear();
+      for (int i = 0; i < 3; i++) {
+        try (OutputStream out =
+            table.io().newOutputFile(table.location() + "/data/" + i + ".csv").create()) {
+          out.write('x');
+        }
+      }
+      List<Call> signs = handler.all(Route.SIGN_REQUEST);
+      signs.forEach(sign -> System.out.println(sign.line("signRequest")));
+
+      // per file a HEAD (create() checks that it does not exist) and a PUT
+      assertThat(signs).hasSize(6);
+      for (Call sign : signs) {
+        assertThat(sign.sql()).as(sign.describe()).hasSize(1);
+        assertThat(sign.sql().get(0)).contains("FROM caller_access_and_object(");
+        assertThat(sign.commits()).as(sign.describe()).isZero();
+        assertThat(sign.s3()).as(sign.describe()).isEmpty();
+      }
     }
   }
 
@@ -481,6 +519,13 @@ class OperationCostTest {
             calls.stream().filter(c -> c.routeKey().equals(route.routeKey())).toList();
         assertThat(matching).as("calls to %s among %s", route, calls).isNotEmpty();
         return matching.getLast();
+      }
+    }
+
+    /** Every request of {@code route} since {@link #clear}. */
+    List<Call> all(Route route) {
+      synchronized (calls) {
+        return calls.stream().filter(c -> c.routeKey().equals(route.routeKey())).toList();
       }
     }
 

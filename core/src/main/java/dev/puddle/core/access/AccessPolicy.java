@@ -30,6 +30,7 @@ public final class AccessPolicy {
           Route.UPDATE_TABLE,
           Route.RENAME_TABLE,
           Route.REPORT_METRICS,
+          Route.SIGN_REQUEST,
           Route.COMMIT_TRANSACTION,
           Route.RENAME_VIEW);
 
@@ -53,8 +54,8 @@ public final class AccessPolicy {
 
   /**
    * The operation a request performs as its route and query decide, to check before it runs; empty
-   * if its body decides (see {@link #commit}, {@link #register}, {@link #report}, and the namespace
-   * and rename operations, whose securables the body names).
+   * if its body decides (see {@link #commit}, {@link #register}, {@link #report}, {@link #sign},
+   * and the namespace and rename operations, whose securables the body names).
    */
   public static Optional<Operation> ofRequest(Request request) {
     Route route = request.route();
@@ -98,6 +99,11 @@ public final class AccessPolicy {
     return type == ReportMetricsRequest.ReportType.COMMIT_REPORT
         ? Operation.REPORT_COMMIT_METRICS
         : Operation.REPORT_SCAN_METRICS;
+  }
+
+  /** A request to sign: one that changes the table's files, or one that only reads them. */
+  public static Operation sign(boolean writes) {
+    return writes ? Operation.SIGN_WRITE_REQUEST : Operation.SIGN_READ_REQUEST;
   }
 
   /** Whether the caller may perform {@code operation} on {@code targets}. */

@@ -81,7 +81,12 @@ public enum Operation {
   REPORT_SCAN_METRICS(holds(Privilege.TABLE_READ_DATA, TABLE), Route.REPORT_METRICS),
   REPORT_COMMIT_METRICS(holds(Privilege.TABLE_WRITE_DATA, TABLE), Route.REPORT_METRICS),
 
-  /** Vended credentials that read and write the table's files… */
+  /** A signed S3 request that reads the table's files (GET, HEAD, a listing under it)… */
+  SIGN_READ_REQUEST(holds(Privilege.TABLE_READ_DATA, TABLE), Route.SIGN_REQUEST),
+  /** …or writes them (PUT, multipart uploads, DELETE, DeleteObjects). */
+  SIGN_WRITE_REQUEST(holds(Privilege.TABLE_WRITE_DATA, TABLE), Route.SIGN_REQUEST),
+
+  /** Vended credentials (or remote signing) that read and write the table's files… */
   VEND_WRITE_CREDENTIALS(
       Kind.DELEGATE,
       holds(Privilege.TABLE_WRITE_DATA, TABLE),

@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
  * The principal roles a token activates, written as Apache Polaris writes them in an OAuth scope:
  * {@code PRINCIPAL_ROLE:ALL} for every role the principal holds, {@code PRINCIPAL_ROLE:<name>} for
  * one role, several separated by spaces. Iceberg clients ask for the scope {@code catalog} by
- * default, which means all roles.
+ * default, and Iceberg's remote signing client for {@code sign}: both mean all roles.
  */
 public record PrincipalRoleScope(boolean allRoles, Set<String> roles) {
   public static final String PREFIX = "PRINCIPAL_ROLE:";
@@ -18,6 +18,9 @@ public record PrincipalRoleScope(boolean allRoles, Set<String> roles) {
   /** Iceberg's default scope, {@code OAuth2Properties.CATALOG_SCOPE}. */
   public static final String CATALOG = "catalog";
 
+  /** The default scope of Iceberg's S3 remote signing client ({@code S3V4RestSignerClient}). */
+  public static final String SIGN = "sign";
+
   public static final PrincipalRoleScope ALL_ROLES = new PrincipalRoleScope(true, Set.of());
 
   public PrincipalRoleScope {
@@ -25,7 +28,7 @@ public record PrincipalRoleScope(boolean allRoles, Set<String> roles) {
   }
 
   /**
-   * The roles a token request asks for: empty or {@code catalog} means all.
+   * The roles a token request asks for: empty, {@code catalog} or {@code sign} means all.
    *
    * @return empty when the scope names anything else, or a role with an empty name
    */
@@ -36,7 +39,7 @@ public record PrincipalRoleScope(boolean allRoles, Set<String> roles) {
     boolean all = false;
     Set<String> roles = new LinkedHashSet<>();
     for (String token : scope.trim().split("\\s+")) {
-      if (token.equals(CATALOG) || token.equals(ALL)) {
+      if (token.equals(CATALOG) || token.equals(SIGN) || token.equals(ALL)) {
         all = true;
       } else if (token.startsWith(PREFIX) && token.length() > PREFIX.length()) {
         roles.add(token.substring(PREFIX.length()));

@@ -32,8 +32,8 @@ import dev.puddle.core.metastore.access.AccessQuery;
 import dev.puddle.core.metastore.access.AccessQuery.AccessRead;
 import dev.puddle.core.purge.PurgeOutbox;
 import dev.puddle.core.purge.PurgeQueue;
+import dev.puddle.core.signing.RequestSigner;
 import dev.puddle.core.storage.Storage;
-import dev.puddle.core.vending.AccessDelegation;
 import dev.puddle.core.vending.CredentialVending;
 import dev.puddle.core.vending.CredentialVendor;
 import java.time.Duration;
@@ -53,11 +53,11 @@ import org.apache.iceberg.exceptions.NoSuchViewException;
  *
  * <p>A request goes through one pipeline, each step handing the next what it needs: the caller is
  * authenticated; its warehouse and its access there are read in one statement (with the table's
- * row, for a load or a commit); {@link AccessPolicy} authorizes what the path decides, and the
- * credentials a table response is to carry; the idempotency key, if any, is claimed; the endpoint
- * parses the body, authorizes what the body decides and performs the operation, each change writing
- * the key's mark in its own transaction. Built by {@link #builder}, the one place that wires a
- * catalog, for the functions, the local twin and the tests alike.
+ * row, for a load, a commit or a signing); {@link AccessPolicy} authorizes what the path decides,
+ * and the credentials a table response is to carry; the idempotency key, if any, is claimed; the
+ * endpoint parses the body, authorizes what the body decides and performs the operation, each
+ * change writing the key's mark in its own transaction. Built by {@link #builder}, the one place
+ * that wires a catalog, for the functions, the local twin and the tests alike.
  */
 public final class CatalogApi {
   /**
@@ -83,6 +83,7 @@ public final class CatalogApi {
     private PurgeQueue purgeQueue;
     private TokenEndpoint tokens;
     private CredentialVendor credentialVendor;
+    private RequestSigner requestSigner;
 
     private Builder(Settings settings, Database database, Storage storage) {
       this.settings = Objects.requireNonNull(settings, "settings");
@@ -117,6 +118,15 @@ public final class CatalogApi {
       return this;
     }
 
+    /**
+     * What signs engines' S3 requests under this catalog's own credentials (remote signing);
+     * without it, none are signed and table responses never ask engines to.
+     */
+    public Builder requestSigner(RequestSigner requestSigner) {
+      this.requestSigner = requestSigner;
+      return this;
+    }
+
     public CatalogApi build() {
       return new CatalogApi(this);
     }
@@ -142,6 +152,7 @@ public final class CatalogApi {
   private final TableEndpoints tableEndpoints;
   private final ViewEndpoints viewEndpoints;
   private final CredentialEndpoints credentialEndpoints;
+  private final SignEndpoint signEndpoint;
   private final PurgeJobEndpoints purgeJobEndpoints;
   private final DroppedObjectEndpoints droppedObjectEndpoints;
   private final ManagementEndpoints managementEndpoints;
@@ -169,9 +180,11 @@ public final class CatalogApi {
                 settings.idempotencyKeyLifetime(), new IdempotencyKeys(database));
     this.probes = new ProbeEndpoints(database);
     this.jwks = new JwksEndpoint(new MetastoreKeySet(new SigningKeys(database)));
-    this.credentialEndpoints = new CredentialEndpoints(vending, objects);
+    this.signEndpoint = new SignEndpoint(parts.requestSigner, objects);
+    this.credentialEndpoints = new CredentialEndpoints(vending, signEndpoint.signs(), objects);
     this.config =
-        new ConfigEndpoint(storage, credentialEndpoints, settings.idempotencyKeyLifetime());
+        new ConfigEndpoint(
+            storage, credentialEndpoints, signEndpoint.signs(), settings.idempotencyKeyLifetime());
     this.namespaceEndpoints = new NamespaceEndpoints(namespaces);
     this.tableEndpoints =
         new TableEndpoints(
@@ -241,8 +254,8 @@ public final class CatalogApi {
 
   /**
    * An authenticated request: its warehouse (one of another realm is as unknown as a missing one)
-   * and its caller's access there, read in one statement with the table's row for a load or commit,
-   * and checked before anything else runs.
+   * and its caller's access there, read in one statement with the table's row for a load, commit or
+   * signing, and checked before anything else runs.
    */
   private Response serve(Request request, Caller caller) {
     Optional<Operation> decided = AccessPolicy.ofRequest(request);
@@ -253,11 +266,10 @@ public final class CatalogApi {
         access.read(
             caller,
             warehouse == null ? null : warehouse.id(),
-            warehouse == null ? null : tableEndpoints.rowLookup(request, warehouse));
+            warehouse == null ? null : rowLookup(request, warehouse));
     decided.ifPresent(op -> authorize(op, request, read.access(), warehouse));
     CredentialEndpoints.Delegation delegation =
         AccessPolicy.carriesCredentials(request.route())
-                && AccessDelegation.vendedCredentialsRequested(request)
             ? credentialEndpoints.prepare(request, read.access(), warehouse)
             : null;
     Function<IdempotencyMark, Response> perform =
@@ -281,6 +293,13 @@ public final class CatalogApi {
             ? idempotency.handle(caller, request, perform)
             : perform.apply(IdempotencyMark.NONE);
     return delegation == null ? response : credentialEndpoints.attach(delegation, response);
+  }
+
+  /** The read of the table's row the access check makes for a load, a commit or a signing. */
+  private CatalogObjects.Lookup rowLookup(Request request, Warehouse warehouse) {
+    return request.route() == Route.SIGN_REQUEST
+        ? signEndpoint.lookup(request, warehouse)
+        : tableEndpoints.rowLookup(request, warehouse);
   }
 
   /**
@@ -367,6 +386,7 @@ public final class CatalogApi {
       case LOAD_TABLE -> tableEndpoints.loadTable(scope);
       case TABLE_EXISTS -> tableEndpoints.tableExists(scope);
       case LOAD_CREDENTIALS -> credentialEndpoints.loadCredentials(scope);
+      case SIGN_REQUEST -> signEndpoint.signRequest(scope);
       case UPDATE_TABLE -> tableEndpoints.updateTable(scope);
       case DROP_TABLE -> tableEndpoints.dropTable(scope);
       case RENAME_TABLE -> tableEndpoints.renameTable(scope);

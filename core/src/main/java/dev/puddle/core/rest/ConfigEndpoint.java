@@ -14,17 +14,26 @@ import org.apache.iceberg.rest.responses.ConfigResponse;
  * {@code GET /v1/config}: the warehouse's prefix, the storage properties engines need, the
  * namespace separator, every endpoint this catalog serves, the idempotency key lifetime, and, where
  * the warehouse vends credentials and engines get no storage keys here, a default {@code
- * X-Iceberg-Access-Delegation} header.
+ * X-Iceberg-Access-Delegation} header. A client that asks for remote signing gets no storage keys:
+ * the catalog signs its requests, so it needs none.
  */
 final class ConfigEndpoint {
   private final Storage storage;
   private final CredentialEndpoints credentials;
+  private final boolean signs;
   private final Duration idempotencyKeyLifetime;
 
+  /**
+   * @param signs whether this catalog signs S3 requests: {@code signRequest} is listed only then
+   */
   ConfigEndpoint(
-      Storage storage, CredentialEndpoints credentials, Duration idempotencyKeyLifetime) {
+      Storage storage,
+      CredentialEndpoints credentials,
+      boolean signs,
+      Duration idempotencyKeyLifetime) {
     this.storage = storage;
     this.credentials = credentials;
+    this.signs = signs;
     this.idempotencyKeyLifetime = idempotencyKeyLifetime;
   }
 
@@ -37,14 +46,19 @@ final class ConfigEndpoint {
       // a default, as in PyIceberg: engines without keys of their own ask for credentials
       builder.withDefault("header." + AccessDelegation.HEADER, AccessDelegation.VENDED_CREDENTIALS);
     }
+    boolean signing =
+        AccessDelegation.requested(scope.request(), credentials.offered(scope.warehouse()))
+            .filter(mode -> mode == AccessDelegation.Mode.REMOTE_SIGNING)
+            .isPresent();
     ConfigResponse response =
         builder
-            .withDefaults(storage.configDefaults())
+            .withDefaults(storage.configDefaults(!signing))
             .withOverride("prefix", scope.warehouse().name())
             .withOverride(RESTCatalogProperties.NAMESPACE_SEPARATOR, Names.SEPARATOR_ENCODED)
             .withEndpoints(
                 Arrays.stream(Route.values())
                     .filter(Route::isCatalogEndpoint)
+                    .filter(route -> signs || route != Route.SIGN_REQUEST)
                     .map(route -> Endpoint.create(route.method(), route.path()))
                     .toList())
             .build();

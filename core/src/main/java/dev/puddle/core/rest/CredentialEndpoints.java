@@ -10,11 +10,19 @@ import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Warehouse;
+import dev.puddle.core.vending.AccessDelegation;
 import dev.puddle.core.vending.CredentialVending;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.aws.s3.S3FileIOProperties;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.rest.RESTCatalogProperties;
 import org.apache.iceberg.rest.RESTUtil;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
@@ -22,23 +30,53 @@ import org.apache.iceberg.rest.requests.RegisterTableRequest;
 import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
 
 /**
- * Vended credentials in table responses ({@code X-Iceberg-Access-Delegation: vended-credentials} on
- * create, register, load and commit) and from {@code GET …/tables/{table}/credentials}.
+ * Delegated access in table responses ({@code X-Iceberg-Access-Delegation} on create, register,
+ * load and commit): vended credentials, or the properties that make the client ask {@link
+ * SignEndpoint} to sign its S3 requests; and vended credentials from {@code GET
+ * …/tables/{table}/credentials}.
  *
  * <p>The caller's data access is decided before the request runs, so a caller without it gets 403
  * and nothing changes. The credentials are added to the response afterwards, outside the
  * idempotency record: a replayed response gets fresh credentials, and none are ever stored.
  */
 final class CredentialEndpoints {
-  /** A table response that is to carry credentials for {@code caller}, at {@code level}. */
-  record Delegation(Caller caller, Warehouse warehouse, TableIdentifier table, AccessLevel level) {}
+  /** {@code s3.signer.endpoint}: the signer endpoint's name before Iceberg 1.11. */
+  private static final String LEGACY_SIGNER_ENDPOINT = "s3.signer.endpoint";
+
+  /**
+   * A table response that is to carry delegated access of {@code mode} for {@code caller}, at
+   * {@code level}.
+   */
+  record Delegation(
+      Caller caller,
+      Warehouse warehouse,
+      TableIdentifier table,
+      AccessLevel level,
+      AccessDelegation.Mode mode) {}
 
   private final CredentialVending vending;
+  private final boolean signs;
   private final CatalogObjects objects;
 
-  CredentialEndpoints(CredentialVending vending, CatalogObjects objects) {
+  /**
+   * @param signs whether this catalog signs S3 requests ({@link SignEndpoint})
+   */
+  CredentialEndpoints(CredentialVending vending, boolean signs, CatalogObjects objects) {
     this.vending = vending;
+    this.signs = signs;
     this.objects = objects;
+  }
+
+  /** The delegation modes a table of {@code warehouse} may be answered with. */
+  Set<AccessDelegation.Mode> offered(Warehouse warehouse) {
+    Set<AccessDelegation.Mode> modes = EnumSet.noneOf(AccessDelegation.Mode.class);
+    if (vending.enabled(warehouse)) {
+      modes.add(AccessDelegation.Mode.VENDED_CREDENTIALS);
+    }
+    if (signs) {
+      modes.add(AccessDelegation.Mode.REMOTE_SIGNING);
+    }
+    return modes;
   }
 
   /** Whether /v1/config should tell clients to ask for credentials. */
@@ -47,12 +85,12 @@ final class CredentialEndpoints {
   }
 
   /**
-   * The delegation of a table request that asks for vended credentials, decided before the request
-   * runs: 403 for a caller without access to the table's data; null if the warehouse vends no
-   * credentials.
+   * The delegation of a table request, decided before the request runs: null if it asks for none
+   * this catalog offers there; 403 for a caller without access to the table's data.
    */
   Delegation prepare(Request request, CallerAccess access, Warehouse warehouse) {
-    if (!vending.enabled(warehouse)) {
+    Optional<AccessDelegation.Mode> mode = AccessDelegation.requested(request, offered(warehouse));
+    if (mode.isEmpty()) {
       return null;
     }
     Namespace namespace = Names.namespace(request.pathParameter("namespace").orElse(""));
@@ -74,13 +112,22 @@ final class CredentialEndpoints {
                   namespace, Names.segment(request.pathParameter("table").orElseThrow()));
         };
     return new Delegation(
-        access.caller(), warehouse, table, AccessPolicy.delegation(access, table));
+        access.caller(), warehouse, table, AccessPolicy.delegation(access, table), mode.get());
   }
 
-  /** A successful table response with the delegation's credentials added. */
+  /** A successful table response with the delegation's credentials or signer added. */
   Response attach(Delegation delegation, Response response) {
     if (response.status() != 200 || response.body() == null) {
       return response;
+    }
+    if (delegation.mode() == AccessDelegation.Mode.REMOTE_SIGNING) {
+      return new Response(
+          response.status(),
+          response.headers(),
+          TableBodies.withCredentials(
+              response.body(),
+              signerConfig(delegation.warehouse(), delegation.table()),
+              List.of()));
     }
     TableBodies.TableLocation table = TableBodies.ofResponse(response.body());
     Credential credential =
@@ -136,14 +183,32 @@ final class CredentialEndpoints {
         refreshEndpoint(warehouse, table));
   }
 
+  /**
+   * What makes Iceberg's S3FileIO sign through the table's {@code signRequest} endpoint: remote
+   * signing on, and the endpoint, relative to the catalog URI (the signer's default base), under
+   * its 1.11 name and the name clients before 1.11 read. No storage keys: the client signs nothing
+   * itself.
+   */
+  private static Map<String, String> signerConfig(Warehouse warehouse, TableIdentifier table) {
+    String endpoint = tablePath(warehouse, table) + "/sign";
+    Map<String, String> config = new LinkedHashMap<>();
+    config.put(S3FileIOProperties.REMOTE_SIGNING_ENABLED, "true");
+    config.put(RESTCatalogProperties.SIGNER_ENDPOINT, endpoint);
+    config.put(LEGACY_SIGNER_ENDPOINT, endpoint);
+    return config;
+  }
+
   /** The table's credentials endpoint, relative to the catalog URI, as clients resolve it. */
   private static String refreshEndpoint(Warehouse warehouse, TableIdentifier table) {
+    return tablePath(warehouse, table) + "/credentials";
+  }
+
+  private static String tablePath(Warehouse warehouse, TableIdentifier table) {
     return "v1/"
         + RESTUtil.encodeString(warehouse.name())
         + "/namespaces/"
         + RESTUtil.encodeNamespace(table.namespace(), Names.SEPARATOR_ENCODED)
         + "/tables/"
-        + RESTUtil.encodeString(table.name())
-        + "/credentials";
+        + RESTUtil.encodeString(table.name());
   }
 }

@@ -19,9 +19,9 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * path decides is authorized: the warehouse it addresses (null for the realm-wide management
  * routes), the caller's access there, the request's catalog over the warehouse (null outside the
  * Iceberg routes), and what each of its changes writes in its own transaction for an idempotency
- * key. For a load of all snapshots and a commit, {@code row} is the table's row, read in the
- * statement that read the access (empty: there is no such table or view); for every other request
- * it is empty and unread.
+ * key. For a load of all snapshots, a commit and a signing, {@code row} is the table's row, read in
+ * the statement that read the access (empty: there is no such table or view); for every other
+ * request it is empty and unread.
  */
 record Scope(
     Request request,

@@ -65,11 +65,16 @@ public final class Storage implements AutoCloseable {
   }
 
   /**
-   * What {@code /v1/config} hands engines as defaults: the client properties, and S3FileIO so that
-   * a Java client without Hadoop on its classpath can read and write tables.
+   * What {@code /v1/config} hands engines as defaults: the client properties (the storage's keys
+   * only if {@code withKeys}), and S3FileIO so that a Java client without Hadoop on its classpath
+   * can read and write tables.
    */
-  public Map<String, String> configDefaults() {
+  public Map<String, String> configDefaults(boolean withKeys) {
     Map<String, String> defaults = new HashMap<>(clientProperties);
+    if (!withKeys) {
+      defaults.remove(S3FileIOProperties.ACCESS_KEY_ID);
+      defaults.remove(S3FileIOProperties.SECRET_ACCESS_KEY);
+    }
     defaults.put(CatalogProperties.FILE_IO_IMPL, S3FileIO.class.getName());
     return defaults;
   }

@@ -18,13 +18,19 @@ public record CredentialScope(AccessLevel access, List<String> locations) {
     locations = List.copyOf(locations);
   }
 
-  /**
-   * The scope of a table at {@code location} with {@code properties}: engines write data files
-   * under {@code write.data.path} and metadata files under {@code write.metadata.path} when set, so
-   * those are reachable too.
-   */
+  /** The scope of a table at {@code location} with {@code properties}: its {@link #locations}. */
   public static CredentialScope forTable(
       AccessLevel access, String location, Map<String, String> properties) {
+    return new CredentialScope(access, tableLocations(location, properties));
+  }
+
+  /**
+   * Where a table at {@code location} with {@code properties} keeps its files, its own location
+   * first: engines write data files under {@code write.data.path} and metadata files under {@code
+   * write.metadata.path} when set, so those are reachable too (by vended credentials and by signed
+   * requests alike).
+   */
+  public static List<String> tableLocations(String location, Map<String, String> properties) {
     List<String> locations = new ArrayList<>();
     locations.add(Locations.normalize(location));
     for (String key :
@@ -36,7 +42,7 @@ public record CredentialScope(AccessLevel access, List<String> locations) {
         locations.add(Locations.normalize(path));
       }
     }
-    return new CredentialScope(access, locations);
+    return locations;
   }
 
   /** The table's own location, the prefix its credentials are handed out for. */

@@ -77,6 +77,8 @@ class AccessPolicyTest {
               "TABLE_DROP on TABLE + TABLE_CREATE on DESTINATION_NAMESPACE"),
           entry(Operation.REPORT_SCAN_METRICS, "TABLE_READ_DATA on TABLE"),
           entry(Operation.REPORT_COMMIT_METRICS, "TABLE_WRITE_DATA on TABLE"),
+          entry(Operation.SIGN_READ_REQUEST, "TABLE_READ_DATA on TABLE"),
+          entry(Operation.SIGN_WRITE_REQUEST, "TABLE_WRITE_DATA on TABLE"),
           entry(Operation.VEND_WRITE_CREDENTIALS, "TABLE_WRITE_DATA on TABLE"),
           entry(Operation.VEND_READ_CREDENTIALS, "TABLE_READ_DATA on TABLE"),
           entry(Operation.LIST_VIEWS, "sees NAMESPACE"),
@@ -177,6 +179,7 @@ class AccessPolicyTest {
             Route.UPDATE_TABLE,
             Route.RENAME_TABLE,
             Route.REPORT_METRICS,
+            Route.SIGN_REQUEST,
             Route.COMMIT_TRANSACTION,
             Route.RENAME_VIEW);
     for (Route route : Route.values()) {
@@ -209,6 +212,8 @@ class AccessPolicyTest {
         .isEqualTo(Operation.REPORT_SCAN_METRICS);
     assertThat(AccessPolicy.report(ReportMetricsRequest.ReportType.COMMIT_REPORT))
         .isEqualTo(Operation.REPORT_COMMIT_METRICS);
+    assertThat(AccessPolicy.sign(false)).isEqualTo(Operation.SIGN_READ_REQUEST);
+    assertThat(AccessPolicy.sign(true)).isEqualTo(Operation.SIGN_WRITE_REQUEST);
   }
 
   @Test

@@ -10,6 +10,8 @@ class PrincipalRoleScopeTest {
   @Test
   void icebergsDefaultScopeAndNoScopeAskForAllRoles() {
     assertThat(PrincipalRoleScope.parseRequested("catalog")).contains(PrincipalRoleScope.ALL_ROLES);
+    // what Iceberg's remote signing client asks for when the catalog's properties name no scope
+    assertThat(PrincipalRoleScope.parseRequested("sign")).contains(PrincipalRoleScope.ALL_ROLES);
     assertThat(PrincipalRoleScope.parseRequested(null)).contains(PrincipalRoleScope.ALL_ROLES);
     assertThat(PrincipalRoleScope.parseRequested("PRINCIPAL_ROLE:ALL"))
         .contains(PrincipalRoleScope.ALL_ROLES);
