@@ -114,7 +114,13 @@ async function fillNamespace(
     const path = `${base}/${namespacePath(parent)}`;
     const [tables, views] = await Promise.all([
       listAll<TableIdentifier>(`${path}/tables`, "identifiers"),
-      listAll<TableIdentifier>(`${path}/views`, "identifiers").catch(() => []),
+      // a principal may list a namespace's tables and hold nothing on its views
+      listAll<TableIdentifier>(`${path}/views`, "identifiers").catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 403) {
+          return [];
+        }
+        throw error;
+      }),
     ]);
     for (const identifier of tables) {
       list.append(

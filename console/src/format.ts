@@ -1,6 +1,6 @@
 import type { Type } from "./iceberg";
 
-/** A time as the operator's browser shows it, with the UTC instant beside it in a tooltip. */
+/** A time in UTC, to the second: the same for every operator, wherever their browser is. */
 export function time(epochMillis: number): string {
   return new Date(epochMillis).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
 }

@@ -73,6 +73,7 @@ async function warehouseFor(route: { warehouse?: string }): Promise<string | und
   if (currentWarehouse !== undefined) {
     return currentWarehouse;
   }
+  // listing warehouses needs service_admin; without it the warehouses page asks for a name
   const warehouses = await listAll<{ name: string }>("/admin/v1/warehouses", "warehouses").catch(
     () => [],
   );

@@ -73,7 +73,6 @@ final class WebConsole extends Construct {
 
   private final Bucket bucket;
   private final Distribution distribution;
-  private final BucketDeployment files;
 
   WebConsole(Construct scope, String id, Settings settings, CatalogHttpApi api) {
     super(scope, id);
@@ -125,14 +124,14 @@ final class WebConsole extends Construct {
             .priceClass(PriceClass.PRICE_CLASS_100)
             .httpVersion(HttpVersion.HTTP2_AND_3)
             .build();
-    files =
-        BucketDeployment.Builder.create(this, "Upload")
-            .sources(List.of(Source.asset(settings.consoleFiles().toString())))
-            .destinationBucket(bucket)
-            .destinationKeyPrefix(ConsoleSite.PATH.substring(1) + "/")
-            .distribution(distribution)
-            .distributionPaths(List.of(ConsoleSite.PATH + "*"))
-            .build();
+    // at deploy time only: copies the built files under ui/ and clears the cache of /ui*
+    BucketDeployment.Builder.create(this, "Upload")
+        .sources(List.of(Source.asset(settings.consoleFiles().toString())))
+        .destinationBucket(bucket)
+        .destinationKeyPrefix(ConsoleSite.PATH.substring(1) + "/")
+        .distribution(distribution)
+        .distributionPaths(List.of(ConsoleSite.PATH + "*"))
+        .build();
   }
 
   /** {@link ConsoleSite#securityHeaders()}, as CloudFront's security headers spell them. */
@@ -190,9 +189,5 @@ final class WebConsole extends Construct {
 
   Distribution distribution() {
     return distribution;
-  }
-
-  BucketDeployment files() {
-    return files;
   }
 }
