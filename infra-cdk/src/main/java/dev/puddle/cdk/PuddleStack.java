@@ -27,9 +27,9 @@ import software.constructs.Construct;
 /**
  * Puddle in one account and region: the HTTP API, the functions of every group from the one
  * artifact, the metastore, the warehouse bucket, the purge queues, the token signing key, root's
- * credential, the credential vending role, the migration custom resource, alarms and a dashboard.
- * The profile (standard or lean) decides how the functions reach the metastore; see {@link
- * Settings}.
+ * credential, the credential vending role, the migration custom resource, alarms, a dashboard and
+ * the web console behind CloudFront. The profile (standard or lean) decides how the functions reach
+ * the metastore; see {@link Settings}.
  */
 public final class PuddleStack extends Stack {
   /** The custom resource type of the migrations; its handler is the migrate function. */
@@ -199,6 +199,8 @@ public final class PuddleStack extends Stack {
     }
     api.stage().getNode().addDependency(migrations);
 
+    WebConsole console = new WebConsole(this, "Console", settings, api);
+
     new Monitoring(this, "Monitoring", settings, functions.values(), queues, api, metastore);
     Suppressions.apply(
         this,
@@ -210,11 +212,16 @@ public final class PuddleStack extends Stack {
         api,
         signingKey,
         rootCredential,
-        vending);
+        vending,
+        console);
 
     CfnOutput.Builder.create(this, "CatalogUri")
         .description("The catalog URI engines use")
         .value(api.url())
+        .build();
+    CfnOutput.Builder.create(this, "ConsoleUrl")
+        .description("The web console: sign in with a principal's client credentials")
+        .value(console.url())
         .build();
     CfnOutput.Builder.create(this, "RootCredentialSecretArn")
         .description(

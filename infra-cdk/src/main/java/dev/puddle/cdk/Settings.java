@@ -16,6 +16,7 @@ import java.util.function.Function;
 public record Settings(
     Profile profile,
     Path functionsJar,
+    Path consoleFiles,
     String runtime,
     String vpcId,
     Egress egress,
@@ -83,6 +84,7 @@ public record Settings(
     return new Settings(
         profile,
         Path.of(c.string("functionsJar", "../functions/target/puddle-functions.jar")),
+        Path.of(c.string("consoleFiles", "../console/target/classes/dev/puddle/console")),
         runtime,
         c.string("vpcId", null),
         c.choice("egress", Egress.class, Egress.ENDPOINTS),

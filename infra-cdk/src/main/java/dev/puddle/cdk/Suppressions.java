@@ -28,7 +28,8 @@ final class Suppressions {
       CatalogHttpApi api,
       IConstruct signingKey,
       IConstruct rootCredential,
-      IConstruct vendingRole) {
+      IConstruct vendingRole,
+      WebConsole console) {
     suppress(
         api,
         "AwsSolutions-APIG4",
@@ -106,6 +107,8 @@ final class Suppressions {
               + " Puddle's own writes and deletes are in the functions' request logs.");
     }
 
+    suppressConsole(stack, console);
+
     if (settings.runtime().equals("java21")) {
       for (PuddleFunction function : functions.values()) {
         suppress(
@@ -134,6 +137,61 @@ final class Suppressions {
             "The endpoint's security group admits HTTPS from the VPC's own CIDR block, a"
                 + " reference cdk-nag cannot resolve at synth time (rule EC23).",
             "AwsSolutions-EC23");
+      }
+    }
+  }
+
+  /** The web console's distribution and bucket, and CDK's function that uploads its files. */
+  private static void suppressConsole(Stack stack, WebConsole console) {
+    suppress(
+        console.bucket(),
+        "AwsSolutions-S1",
+        "The bucket holds the console's built files, the same in every deployment, which only"
+            + " the distribution reads (origin access control) and only deployments write:"
+            + " access logs would record nothing but CloudFront's cache fills.");
+    suppress(
+        console.distribution(),
+        "AwsSolutions-CFR1",
+        "The console is for the catalog's operators, wherever they are; the API behind it"
+            + " authenticates every call, as it does on its own endpoint.");
+    suppress(
+        console.distribution(),
+        "AwsSolutions-CFR2",
+        "A web ACL costs about $6 a month even when idle, against the stack's ~$0 idle cost;"
+            + " the API authenticates every call and API Gateway throttles it. Operators who"
+            + " want WAF attach a web ACL to the distribution.");
+    suppress(
+        console.distribution(),
+        "AwsSolutions-CFR3",
+        "Standard logs need a log bucket with ACLs; every API call through the distribution is"
+            + " in the HTTP API's access log already, and the static files hold no data.");
+    suppress(
+        console.distribution(),
+        "AwsSolutions-CFR4",
+        "The distribution uses the default *.cloudfront.net certificate, whose security policy"
+            + " CloudFront fixes (TLSv1); a custom domain with an ACM certificate and TLSv1.2_2021"
+            + " needs a domain the stack does not have.");
+    // CDK's singleton upload function, a child of the stack: it runs during deployments only
+    for (IConstruct child : stack.getNode().getChildren()) {
+      if (child.getNode().getId().startsWith("Custom::CDKBucketDeployment")) {
+        suppress(
+            child,
+            "AwsSolutions-L1",
+            "CDK's BucketDeployment function, whose runtime the CDK version pins; it runs only"
+                + " while a deployment uploads the console's files.");
+        suppress(
+            child,
+            "AwsSolutions-IAM4",
+            "CDK's BucketDeployment function writes its logs with AWSLambdaBasicExecutionRole.",
+            "Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
+                + "AWSLambdaBasicExecutionRole");
+        suppress(
+            child,
+            "AwsSolutions-IAM5",
+            "CDK's BucketDeployment function copies the asset from CDK's asset bucket into the"
+                + " console's bucket, replacing and pruning every object (the grants CDK makes"
+                + " for that), and invalidates the distribution's cache, an action IAM cannot"
+                + " scope to a distribution created in the same template.");
       }
     }
   }

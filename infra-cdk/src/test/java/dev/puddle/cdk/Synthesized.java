@@ -27,6 +27,9 @@ final class Synthesized {
   /** Stands in for the functions' jar: the template only needs an asset to hash. */
   static final String PLACEHOLDER_ARTIFACT = "src/test/resources/placeholder-artifact";
 
+  /** Stands in for the console's built files: the upload only needs a folder to hash. */
+  static final String PLACEHOLDER_CONSOLE = "src/test/resources/placeholder-console";
+
   final Settings settings;
   final PuddleStack stack;
   final Template template;
@@ -36,6 +39,7 @@ final class Synthesized {
   private Synthesized(Map<String, Object> context, Consumer<PuddleStack> addition) {
     Map<String, Object> all = new HashMap<>(context);
     all.put("functionsJar", PLACEHOLDER_ARTIFACT);
+    all.put("consoleFiles", PLACEHOLDER_CONSOLE);
     App app = App.Builder.create().context(all).build();
     settings = Settings.from(app.getNode()::tryGetContext);
     stack = new PuddleStack(app, "Puddle", StackProps.builder().build(), settings);
@@ -47,8 +51,15 @@ final class Synthesized {
     nagWarnings = annotations.findWarning("*", Match.stringLikeRegexp(".*(AwsSolutions|CdkNag).*"));
   }
 
-  static Synthesized of(Map<String, Object> context) {
-    return new Synthesized(context, stack -> {});
+  /** Stacks synthesized from context alone, shared by the test classes of the JVM. */
+  private static final Map<Map<String, Object>, Synthesized> SYNTHESIZED = new HashMap<>();
+
+  /**
+   * The stack of this context, synthesized once per JVM (a synthesis takes seconds; nothing changes
+   * a stack or its template once synthesized).
+   */
+  static synchronized Synthesized of(Map<String, Object> context) {
+    return SYNTHESIZED.computeIfAbsent(Map.copyOf(context), c -> new Synthesized(c, stack -> {}));
   }
 
   /** The stack with something added before the checks run. */

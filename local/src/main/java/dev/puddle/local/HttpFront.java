@@ -2,6 +2,7 @@ package dev.puddle.local;
 
 import dev.puddle.core.api.RequestLimits;
 import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -15,7 +16,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * client looks {@code ETag} up case-sensitively (the JDK's HttpServer, the front before, sent
  * {@code Etag}). Its connections have Nagle's algorithm off, as API Gateway's do: with it on, a
  * response longer than one segment waits ~40 ms for the client's delayed ACK. Errors Jetty raises
- * itself are {@link FrontErrors}: JSON, never an HTML page.
+ * itself are {@link FrontErrors}: JSON, never an HTML page. It also serves the web console at
+ * {@code /ui} ({@link ConsoleFiles}), which CloudFront serves on AWS.
  */
 final class HttpFront implements AutoCloseable {
   /** Connections waiting to be accepted, beyond which the system refuses more. */
@@ -57,7 +59,8 @@ final class HttpFront implements AutoCloseable {
     connector.setPort(port);
     connector.setAcceptQueueSize(BACKLOG);
     server.addConnector(connector);
-    server.setHandler(bridge);
+    // the console's files at /ui, as CloudFront serves them on AWS; everything else is the API's
+    server.setHandler(new Handler.Sequence(ConsoleFiles.fromClasspath(), bridge));
     server.setErrorHandler(new FrontErrors());
     try {
       server.start();
