@@ -249,6 +249,21 @@ class EventSamplesTest {
     assertThat(credentials.body().at("/storage-credentials/0/config/s3.session-token").asText())
         .isNotBlank();
 
+    // the table has no snapshot yet: its plan is complete, empty and keeps no state; the samples'
+    // plan id and plan task are nobody's
+    Answer planned = replay("planTableScan");
+    expect(planned, 200);
+    assertThat(planned.body().get("status").asText()).isEqualTo("completed");
+    assertThat(planned.body().get("file-scan-tasks")).isEmpty();
+    assertThat(planned.body().has("plan-id")).isFalse();
+    Answer unknownPlan = replay("fetchPlanningResult");
+    expect(unknownPlan, 404);
+    assertThat(unknownPlan.body().at("/error/type").asText()).isEqualTo("NoSuchPlanIdException");
+    expect(replay("cancelPlanning"), 404);
+    Answer unknownTask = replay("fetchScanTasks");
+    expect(unknownTask, 404);
+    assertThat(unknownTask.body().at("/error/type").asText()).isEqualTo("NoSuchPlanTaskException");
+
     expectNoContent(replay("reportMetrics"));
     expectNoContent(replay("renameTable"));
     expectNoContent(replay("dropTable"));

@@ -21,6 +21,7 @@ import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
@@ -134,6 +135,7 @@ public final class CatalogApi {
   private final TableEndpoints tableEndpoints;
   private final ViewEndpoints viewEndpoints;
   private final CredentialEndpoints credentialEndpoints;
+  private final PlanningEndpoints planningEndpoints;
   private final PurgeJobEndpoints purgeJobEndpoints;
   private final ManagementEndpoints managementEndpoints;
 
@@ -168,6 +170,8 @@ public final class CatalogApi {
         new TableEndpoints(
             objects, parsedMetadata, new LoadedTables(objects, VersionCache.ofHeapShare()));
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
+    this.planningEndpoints =
+        new PlanningEndpoints(new ScanPlans(database), objects, credentialEndpoints);
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs);
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);
   }
@@ -317,6 +321,10 @@ public final class CatalogApi {
       case LOAD_TABLE -> tableEndpoints.loadTable(scope);
       case TABLE_EXISTS -> tableEndpoints.tableExists(scope);
       case LOAD_CREDENTIALS -> credentialEndpoints.loadCredentials(scope);
+      case PLAN_TABLE_SCAN -> planningEndpoints.planTableScan(scope);
+      case FETCH_PLANNING_RESULT -> planningEndpoints.fetchPlanningResult(scope);
+      case CANCEL_PLANNING -> planningEndpoints.cancelPlanning(scope);
+      case FETCH_SCAN_TASKS -> planningEndpoints.fetchScanTasks(scope);
       case UPDATE_TABLE -> tableEndpoints.updateTable(scope);
       case DROP_TABLE -> tableEndpoints.dropTable(scope);
       case RENAME_TABLE -> tableEndpoints.renameTable(scope);

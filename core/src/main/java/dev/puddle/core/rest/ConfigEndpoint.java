@@ -2,6 +2,7 @@ package dev.puddle.core.rest;
 
 import dev.puddle.contract.Route;
 import dev.puddle.core.api.Response;
+import dev.puddle.core.planning.PlanningSettings;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.AccessDelegation;
 import java.time.Duration;
@@ -14,7 +15,8 @@ import org.apache.iceberg.rest.responses.ConfigResponse;
  * {@code GET /v1/config}: the warehouse's prefix, the storage properties engines need, the
  * namespace separator, every endpoint this catalog serves, the idempotency key lifetime, and, where
  * the warehouse vends credentials and engines get no storage keys here, a default {@code
- * X-Iceberg-Access-Delegation} header.
+ * X-Iceberg-Access-Delegation} header; and where the warehouse asks for server-side scan planning,
+ * a default {@code scan-planning-mode} of {@code server}.
  */
 final class ConfigEndpoint {
   private final Storage storage;
@@ -36,6 +38,10 @@ final class ConfigEndpoint {
     if (credentials.vends(scope.warehouse()) && !storage.handsOutKeys()) {
       // a default, as in PyIceberg: engines without keys of their own ask for credentials
       builder.withDefault("header." + AccessDelegation.HEADER, AccessDelegation.VENDED_CREDENTIALS);
+    }
+    if (PlanningSettings.of(scope.warehouse()).serverSide()) {
+      // a default, so that a client may still choose for itself
+      builder.withDefault(PlanningSettings.MODE, "server");
     }
     ConfigResponse response =
         builder

@@ -10,6 +10,7 @@ import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Warehouse;
+import dev.puddle.core.vending.AccessDelegation;
 import dev.puddle.core.vending.CredentialVending;
 import java.util.List;
 import org.apache.iceberg.catalog.Namespace;
@@ -119,6 +120,19 @@ final class CredentialEndpoints {
               TableBodies.ofMetadata(row.metadataJson())));
     }
     return Response.json(200, RestJson.write(response.build()));
+  }
+
+  /**
+   * The credentials of a scan plan's response, for a request that asks for them: read-only, as the
+   * plan's files are only read, and scoped to the table; none if the warehouse vends none.
+   */
+  List<Credential> forScan(Scope scope, TableIdentifier table, TableBodies.TableLocation location) {
+    if (!AccessDelegation.vendedCredentialsRequested(scope.request())
+        || !vending.enabled(scope.warehouse())) {
+      return List.of();
+    }
+    return List.of(
+        credential(scope.caller(), scope.warehouse(), table, AccessLevel.READ, location));
   }
 
   private Credential credential(
