@@ -4,6 +4,7 @@ import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.aws.SqsPurgeQueue;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
@@ -104,7 +105,9 @@ public final class LocalPurge implements AutoCloseable {
                   options.maxReceives()));
       PurgePoller poller =
           new PurgePoller(sqs.client(), queues, handler, options.functionTimeout());
-      PurgeSweepHandler sweep = new PurgeSweepHandler(new PurgeSweep(jobs, queue, options.sweep()));
+      PurgeSweepHandler sweep =
+          new PurgeSweepHandler(
+              new PurgeSweep(jobs, queue, options.sweep()), new ScanPlans(database));
       // at once, without the grace the schedule gives a drop's own send
       new PurgeSweep(
               jobs,

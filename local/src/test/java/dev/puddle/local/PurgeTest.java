@@ -15,6 +15,7 @@ import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.aws.SqsPurgeQueue;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeMessage;
 import dev.puddle.core.purge.PurgeProcessor;
@@ -744,7 +745,8 @@ class PurgeTest {
             new PurgeSweep(
                 new PurgeJobs(TestTwin.get().database()),
                 TestTwin.get().purge().queue(),
-                new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000)));
+                new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000)),
+            new ScanPlans(TestTwin.get().database()));
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     sweep.handleRequest(
         new ByteArrayInputStream("{\"source\":\"aws.events\"}".getBytes(StandardCharsets.UTF_8)),

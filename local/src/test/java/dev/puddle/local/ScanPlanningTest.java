@@ -3,6 +3,12 @@ package dev.puddle.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.ScanPlans;
+import dev.puddle.core.purge.PurgeSweep;
+import dev.puddle.functions.PurgeSweepHandler;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -10,8 +16,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -304,6 +312,30 @@ class ScanPlanningTest {
     expectError(send("GET", planPath(id) + "/" + expiring, null), 404, "NoSuchPlanIdException");
     post(planPath(id), "{}");
     assertThat(count("SELECT count(*) FROM scan_plan WHERE id = '" + expiring + "'")).isZero();
+
+    // and by the scheduled sweep, pages and all
+    String swept = post(planPath(id), "{}").get("plan-id").asText();
+    sql("UPDATE scan_plan SET expires_at = now() - interval '1 second' WHERE id = '" + swept + "'");
+    assertThat(sweep().get("expiredPlans").asInt()).isPositive();
+    assertThat(count("SELECT count(*) FROM scan_plan_page WHERE plan_id = '" + swept + "'"))
+        .isZero();
+  }
+
+  /** Runs the scheduled sweep's handler now and returns its answer. */
+  private static JsonNode sweep() throws IOException {
+    PurgeSweepHandler handler =
+        new PurgeSweepHandler(
+            new PurgeSweep(
+                new PurgeJobs(TestTwin.get().database()),
+                TestTwin.get().purge().queue(),
+                new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000)),
+            new ScanPlans(TestTwin.get().database()));
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+    handler.handleRequest(
+        new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)),
+        output,
+        new LocalContext("sweep", Duration.ofSeconds(30)));
+    return JsonUtil.mapper().readTree(output.toByteArray());
   }
 
   @Test

@@ -20,26 +20,8 @@ public final class ScanPlans {
   /** Who a plan belongs to: a principal of a realm, scanning a table of a warehouse. */
   public record Owner(String realm, String principal, long warehouseId, String table) {}
 
-  /** Where a plan stands. */
-  public enum State {
-    SUBMITTED,
-    COMPLETED,
-    FAILED;
-
-    String sql() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
-
-    static State fromSql(String value) {
-      return valueOf(value.toUpperCase(java.util.Locale.ROOT));
-    }
-  }
-
-  /**
-   * A plan as its owner sees it: its state, the numbers of its stored pages (once completed), the
-   * ErrorResponse JSON of a failed one, and the request it plans.
-   */
-  public record ScanPlan(UUID id, State state, List<Integer> pages, String error, String request) {}
+  /** A completed plan as its owner sees it: the numbers of its stored pages, in order. */
+  public record ScanPlan(UUID id, List<Integer> pages) {}
 
   private final Database database;
 
@@ -51,7 +33,7 @@ public final class ScanPlans {
    * Records a completed plan and its pages, numbered from {@code firstPage}, in one transaction,
    * removing up to {@code sweepLimit} expired plans on the way. Returns the plan's id.
    */
-  public UUID insertCompleted(
+  public UUID insert(
       Owner owner,
       String request,
       List<String> pages,
@@ -61,7 +43,7 @@ public final class ScanPlans {
     UUID id = UUID.randomUUID();
     database.transaction(
         connection -> {
-          insert(connection, id, owner, State.COMPLETED, request, lifetime);
+          insert(connection, id, owner, request, lifetime);
           insertPages(connection, id, pages, firstPage);
           removeExpired(connection, sweepLimit);
           return null;
@@ -70,21 +52,19 @@ public final class ScanPlans {
   }
 
   private static void insert(
-      Connection connection, UUID id, Owner owner, State state, String request, Duration lifetime)
+      Connection connection, UUID id, Owner owner, String request, Duration lifetime)
       throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "INSERT INTO scan_plan (id, realm_id, principal, warehouse_id, table_name, state,"
-                + " request, expires_at)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, now() + ? * interval '1 millisecond')")) {
+            "INSERT INTO scan_plan (id, realm_id, principal, warehouse_id, table_name, request,"
+                + " expires_at) VALUES (?, ?, ?, ?, ?, ?, now() + ? * interval '1 millisecond')")) {
       statement.setObject(1, id);
       statement.setString(2, owner.realm());
       statement.setString(3, owner.principal());
       statement.setLong(4, owner.warehouseId());
       statement.setString(5, owner.table());
-      statement.setString(6, state.sql());
-      statement.setString(7, request);
-      statement.setLong(8, lifetime.toMillis());
+      statement.setString(6, request);
+      statement.setLong(7, lifetime.toMillis());
       statement.executeUpdate();
     }
   }
@@ -111,8 +91,7 @@ public final class ScanPlans {
         connection -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
-                  "SELECT p.state, p.error, p.request,"
-                      + " (SELECT array_agg(page ORDER BY page) FROM scan_plan_page"
+                  "SELECT (SELECT array_agg(page ORDER BY page) FROM scan_plan_page"
                       + " WHERE plan_id = p.id)::text"
                       + " FROM scan_plan p WHERE "
                       + OWNED)) {
@@ -121,13 +100,7 @@ public final class ScanPlans {
               if (!rs.next()) {
                 return Optional.empty();
               }
-              return Optional.of(
-                  new ScanPlan(
-                      id,
-                      State.fromSql(rs.getString(1)),
-                      pageNumbers(rs.getString(4)),
-                      rs.getString(2),
-                      rs.getString(3)));
+              return Optional.of(new ScanPlan(id, pageNumbers(rs.getString(1))));
             }
           }
         });

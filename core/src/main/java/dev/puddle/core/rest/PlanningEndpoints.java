@@ -25,7 +25,6 @@ import org.apache.iceberg.rest.PlanStatus;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
-import org.apache.iceberg.rest.responses.ErrorResponseParser;
 import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 
@@ -91,7 +90,7 @@ final class PlanningEndpoints {
       List<String> rest =
           pages.pages().subList(1, pages.size()).stream().map(TaskPages.Page::json).toList();
       UUID id =
-          plans.insertCompleted(
+          plans.insert(
               owner(scope),
               RestJson.write(request),
               rest,
@@ -105,24 +104,20 @@ final class PlanningEndpoints {
     return Response.json(200, RestJson.write(response.build()));
   }
 
+  /**
+   * A stored plan is complete from the start, as every plan is planned within its request: its
+   * result is a plan task for each of its pages.
+   */
   Response fetchPlanningResult(Scope scope) {
     ScanPlans.ScanPlan plan = plan(scope);
-    FetchPlanningResultResponse.Builder response = FetchPlanningResultResponse.builder();
-    switch (plan.state()) {
-      case SUBMITTED -> response.withPlanStatus(PlanStatus.SUBMITTED);
-      case FAILED ->
-          response
-              .withPlanStatus(PlanStatus.FAILED)
-              .withErrorResponse(ErrorResponseParser.fromJson(plan.error()));
-      case COMPLETED -> {
-        TableIdentifier identifier = scope.table();
-        response
+    TableIdentifier identifier = scope.table();
+    FetchPlanningResultResponse response =
+        FetchPlanningResultResponse.builder()
             .withPlanStatus(PlanStatus.COMPLETED)
             .withPlanTasks(planTasks(plan.id(), plan.pages()))
-            .withCredentials(credentials(scope, identifier, scope.catalog().loadTable(identifier)));
-      }
-    }
-    return Response.json(200, RestJson.write(response.build()));
+            .withCredentials(credentials(scope, identifier, scope.catalog().loadTable(identifier)))
+            .build();
+    return Response.json(200, RestJson.write(response));
   }
 
   Response cancelPlanning(Scope scope) {
