@@ -94,12 +94,19 @@ class ScanPlanningTest {
   }
 
   @Test
-  void theConfigTellsClientsToPlanOnTheServer() {
+  void theConfigTellsClientsToPlanOnTheServerAndATablePropertyDecidesForItsTable() {
     TableIdentifier id = TableIdentifier.of("p", "mode");
     server.createTable(id, SCHEMA);
     // the table a client gets is its own REST table only when it plans on the server
     assertThat(server.loadTable(id).getClass().getSimpleName()).isEqualTo("RESTTable");
     assertThat(client.loadTable(id).getClass().getSimpleName()).isNotEqualTo("RESTTable");
+
+    TableIdentifier own = TableIdentifier.of("p", "mode_of_its_own");
+    server.createTable(
+        own, SCHEMA, PartitionSpec.unpartitioned(), Map.of("scan-planning-mode", "client"));
+    assertThat(server.loadTable(own).getClass().getSimpleName()).isNotEqualTo("RESTTable");
+    server.loadTable(own).updateProperties().set("scan-planning-mode", "server").commit();
+    assertThat(client.loadTable(own).getClass().getSimpleName()).isEqualTo("RESTTable");
   }
 
   @Test

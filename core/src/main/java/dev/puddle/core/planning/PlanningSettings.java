@@ -2,6 +2,7 @@ package dev.puddle.core.planning;
 
 import dev.puddle.core.metastore.Warehouse;
 import java.time.Duration;
+import java.util.Map;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.rest.RESTCatalogProperties;
 
@@ -31,6 +32,23 @@ public record PlanningSettings(boolean serverSide, int tasksPerPage) {
     if (tasksPerPage < 1) {
       throw new BadRequestException(
           "Invalid %s: %s (must be positive)", TASKS_PER_PAGE, tasksPerPage);
+    }
+  }
+
+  /**
+   * The {@code config} a table's load response carries for its planning mode: the table property
+   * {@value #MODE}, which clients take over their own setting and the warehouse's; nothing if the
+   * table has none or one no client would understand.
+   */
+  public static Map<String, String> tableConfig(Map<String, String> tableProperties) {
+    String mode = tableProperties.get(MODE);
+    if (mode == null) {
+      return Map.of();
+    }
+    try {
+      return Map.of(MODE, RESTCatalogProperties.ScanPlanningMode.fromString(mode).modeName());
+    } catch (IllegalArgumentException e) {
+      return Map.of();
     }
   }
 
