@@ -3,15 +3,15 @@ package dev.puddle.core.planning;
 import dev.puddle.core.metastore.Warehouse;
 import java.time.Duration;
 import java.util.Map;
-import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.rest.RESTCatalogProperties;
 
 /**
  * How a warehouse's scans are planned, from its properties: whether clients are told to plan on the
- * server ({@value #MODE}, {@code client} by default), and how many file scan tasks a page holds
- * ({@value #TASKS_PER_PAGE}). A page also holds at most {@link #MAX_PAGE_CHARS} characters of JSON,
- * and a stored plan lives for {@link #LIFETIME}; neither can be changed, as both keep every
- * response and every plan within what a function can serve.
+ * server ({@value #MODE}, {@code client} by default; a table property of that name decides for its
+ * table, see {@link #tableConfig}), and how many file scan tasks a page holds ({@value
+ * #TASKS_PER_PAGE}). A page also holds at most {@link #MAX_PAGE_CHARS} characters of JSON, and a
+ * stored plan lives for {@link #LIFETIME}; neither can be changed, as both keep every response and
+ * every plan within what a function can serve.
  */
 public record PlanningSettings(boolean serverSide, int tasksPerPage) {
   /** The warehouse property (and client property) naming the planning mode. */
@@ -30,8 +30,7 @@ public record PlanningSettings(boolean serverSide, int tasksPerPage) {
 
   public PlanningSettings {
     if (tasksPerPage < 1) {
-      throw new BadRequestException(
-          "Invalid %s: %s (must be positive)", TASKS_PER_PAGE, tasksPerPage);
+      throw new IllegalArgumentException("A page holds at least one task: " + tasksPerPage);
     }
   }
 
@@ -52,18 +51,27 @@ public record PlanningSettings(boolean serverSide, int tasksPerPage) {
     }
   }
 
-  /** The settings of {@code warehouse}'s properties. */
+  /**
+   * The settings of {@code warehouse}'s properties. A value that does not parse is passed over for
+   * the default rather than refused, so that a mistyped property never fails the warehouse's
+   * requests; docs/scan-planning.md says so.
+   */
   public static PlanningSettings of(Warehouse warehouse) {
-    String mode = warehouse.properties().getOrDefault(MODE, "client");
-    String tasks = warehouse.properties().get(TASKS_PER_PAGE);
+    Map<String, String> properties = warehouse.properties();
+    boolean server;
     try {
-      return new PlanningSettings(
-          RESTCatalogProperties.ScanPlanningMode.fromString(mode)
-              == RESTCatalogProperties.ScanPlanningMode.SERVER,
-          tasks == null ? DEFAULT_TASKS_PER_PAGE : Integer.parseInt(tasks.strip()));
+      server =
+          RESTCatalogProperties.ScanPlanningMode.fromString(properties.getOrDefault(MODE, "client"))
+              == RESTCatalogProperties.ScanPlanningMode.SERVER;
     } catch (IllegalArgumentException e) {
-      throw new BadRequestException(
-          "Invalid scan planning property of warehouse %s: %s", warehouse.name(), e.getMessage());
+      server = false;
     }
+    int tasks;
+    try {
+      tasks = Integer.parseInt(properties.getOrDefault(TASKS_PER_PAGE, "").strip());
+    } catch (NumberFormatException e) {
+      tasks = DEFAULT_TASKS_PER_PAGE;
+    }
+    return new PlanningSettings(server, tasks > 0 ? tasks : DEFAULT_TASKS_PER_PAGE);
   }
 }
