@@ -80,7 +80,7 @@ class BadInputTest {
           + "\"overwrite\":\"no\",\"identifier\":5,\"requirements\":{},\"updates\":\"u\","
           + "\"removals\":{},\"source\":[],\"destination\":2,\"report-type\":1,\"report\":3,"
           + "\"table-changes\":{},\"view-version\":\"v\",\"principal\":\"x\",\"principalRole\":3,"
-          + "\"catalogRole\":[],\"grant\":\"g\"}";
+          + "\"catalogRole\":[],\"grant\":\"g\",\"snapshot-id\":\"s\",\"plan-task\":1}";
 
   private static final String DEEP = "[".repeat(10_000) + "]".repeat(10_000);
 
@@ -804,7 +804,9 @@ class BadInputTest {
         "view", VIEW,
         "principal", PRINCIPAL,
         "principalRole", PRINCIPAL_ROLE,
-        "catalogRole", CATALOG_ROLE);
+        "catalogRole", CATALOG_ROLE,
+        // no plan is kept for a snapshotless table's scan: any plan id is unknown
+        "plan-id", "9c7e2f4a-5d3b-4c1e-8f6a-2b0d9e8c7a61");
   }
 
   /** Names of nothing, for every path variable but the prefix. */
