@@ -117,6 +117,13 @@ public final class Benchmarks implements Callable<Integer> {
   List<Integer> writers = List.of(1, 4, 16);
 
   @Option(
+      names = "--planning-files",
+      description =
+          "Data files of the table whose scans are planned, 100 to a manifest (default:"
+              + " ${DEFAULT-VALUE}).")
+  int planningFiles = 10_000;
+
+  @Option(
       names = "--cold-inits",
       description = "Cold inits of the read handler (default: ${DEFAULT-VALUE}).")
   int coldInits = 5;
@@ -195,6 +202,7 @@ public final class Benchmarks implements Callable<Integer> {
             pageSize,
             createClients,
             writers,
+            planningFiles,
             only);
 
     try (Catalogs catalogs =

@@ -11,6 +11,7 @@ import dev.puddle.bench.measure.Latencies;
 import dev.puddle.bench.measure.LoadTableLatency;
 import dev.puddle.bench.measure.ManySnapshots;
 import dev.puddle.bench.measure.NamespaceListing;
+import dev.puddle.bench.measure.ScanPlanningLatency;
 import dev.puddle.bench.measure.Tables;
 import dev.puddle.bench.measure.Trial;
 import dev.puddle.bench.report.Report;
@@ -36,6 +37,11 @@ public final class SideBySide {
   private static final Namespace COMMITS = Namespace.of("commits");
   private static final Namespace LISTING = Namespace.of("listing");
   private static final TableIdentifier MANY_SNAPSHOTS = TableIdentifier.of(BENCH, "many_snapshots");
+  private static final TableIdentifier MANY_FILES = TableIdentifier.of(BENCH, "many_files");
+
+  /** Data files per manifest of the table whose scans are planned: one append each. */
+  private static final int FILES_PER_MANIFEST = 100;
+
   private static final Duration POPULATE_TIMEOUT = Duration.ofMinutes(30);
 
   /**
@@ -50,6 +56,7 @@ public final class SideBySide {
    * @param pageSize the clients' page size, for the report
    * @param createClients concurrent clients creating the listed tables
    * @param writers the numbers of concurrent writers to commit with
+   * @param planningFiles data files of the table whose scans are planned
    * @param only the measurements to run
    */
   public record Settings(
@@ -62,6 +69,7 @@ public final class SideBySide {
       int pageSize,
       int createClients,
       List<Integer> writers,
+      int planningFiles,
       Set<Part> only) {}
 
   /** What can be measured, for {@code --only}. */
@@ -70,6 +78,7 @@ public final class SideBySide {
     CREATES,
     COMMITS,
     LISTING,
+    PLANNING,
     COLD_INIT
   }
 
@@ -104,6 +113,9 @@ public final class SideBySide {
     if (settings.only().contains(Part.LISTING)) {
       listing();
     }
+    if (settings.only().contains(Part.PLANNING)) {
+      planning();
+    }
   }
 
   /** The namespaces, the small table (one append) and the table with many snapshots. */
@@ -116,6 +128,29 @@ public final class SideBySide {
     if (settings.only().contains(Part.LOADS)) {
       ManySnapshots.register(side, MANY_SNAPSHOTS, settings.snapshots());
     }
+    if (settings.only().contains(Part.PLANNING)) {
+      ScanPlanningLatency.create(side, MANY_FILES, settings.planningFiles(), FILES_PER_MANIFEST);
+    }
+  }
+
+  /** Server-side planning through Puddle against the client planning for itself. */
+  private void planning() {
+    attempt(
+        String.format(
+            Locale.ROOT,
+            "planFiles, %,d data files in %,d manifests (Puddle: server-side)",
+            settings.planningFiles(),
+            (settings.planningFiles() + FILES_PER_MANIFEST - 1) / FILES_PER_MANIFEST),
+        name -> {
+          List<Round<Latencies>> plans =
+              interleave(
+                  name,
+                  new ScanPlanningLatency(MANY_FILES, settings.planningFiles(), settings.budget()));
+          report.add(
+              Comparison.of(name + ": p50", "ms", plans, Latencies::p50)
+                  .withGoal("< 1x", c -> c.medianRatio() < 1));
+          report.add(Comparison.of(name + ": p99", "ms", plans, Latencies::p99));
+        });
   }
 
   private void loads(TableIdentifier table, String description) {

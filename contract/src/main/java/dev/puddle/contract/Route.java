@@ -66,6 +66,30 @@ public enum Route {
       "POST",
       "/v1/{prefix}/namespaces/{namespace}/tables/{table}/sign",
       FunctionGroup.SIGN),
+  /**
+   * Server-side scan planning. Planning only reads the table, and a plan's state belongs to the
+   * caller who asked for it, so cancelling it changes nothing in the catalog: all four are reads.
+   */
+  PLAN_TABLE_SCAN(
+      "planTableScan",
+      "POST",
+      "/v1/{prefix}/namespaces/{namespace}/tables/{table}/plan",
+      FunctionGroup.READ),
+  FETCH_PLANNING_RESULT(
+      "fetchPlanningResult",
+      "GET",
+      "/v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}",
+      FunctionGroup.READ),
+  CANCEL_PLANNING(
+      "cancelPlanning",
+      "DELETE",
+      "/v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}",
+      FunctionGroup.READ),
+  FETCH_SCAN_TASKS(
+      "fetchScanTasks",
+      "POST",
+      "/v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks",
+      FunctionGroup.READ),
   UPDATE_TABLE(
       "updateTable",
       "POST",

@@ -43,7 +43,7 @@ class RouteTest {
       strings = {
         "$default",
         "ANY /{proxy+}",
-        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/snapshots",
         "get /v1/config",
         "GET  /v1/config",
         ""
@@ -73,7 +73,7 @@ class RouteTest {
   @ParameterizedTest
   @EnumSource(Route.class)
   void everyTemplateMatchesItselfWithSampleValues(Route route) {
-    String path = route.path().replaceAll("\\{([A-Za-z]+)\\}", "$1-value");
+    String path = route.path().replaceAll("\\{([A-Za-z-]+)\\}", "$1-value");
 
     RouteMatch match = Route.match(route.method(), path).orElseThrow();
 

@@ -6,6 +6,7 @@ import dev.puddle.core.aws.SqsPurgeQueue;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DroppedObjects;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
@@ -42,9 +43,15 @@ final class PurgeEnvironment {
         environment.intValue(EnvironmentVariable.PURGE_MAX_RECEIVES));
   }
 
-  static PurgeSweep sweep(Map<String, String> env) {
+  /** The scheduled sweep: purge jobs to send again, and expired scan plans, over one database. */
+  static PurgeSweepHandler sweepHandler(Map<String, String> env) {
     Environment environment = new Environment(env);
     Database database = environment.database();
+    return new PurgeSweepHandler(sweep(env, database), new ScanPlans(database));
+  }
+
+  private static PurgeSweep sweep(Map<String, String> env, Database database) {
+    Environment environment = new Environment(env);
     return new PurgeSweep(
         new PurgeJobs(database),
         new DroppedObjects(database),

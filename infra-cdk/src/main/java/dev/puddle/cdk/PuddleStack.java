@@ -267,14 +267,21 @@ public final class PuddleStack extends Stack {
   }
 
   /**
-   * What each function may do with the warehouse's objects. Read: nothing, loads are served from
-   * PostgreSQL. Write: read any object (register reads the metadata file it is given), write
-   * metadata files, and delete them, for a commit that lost deletes the file it wrote. Purge: list,
-   * read (manifests) and delete anything. Sign: what engines do with their tables' files (read,
-   * write, multipart uploads, delete, list), since the requests it signs are made with its role;
-   * the signer lets each request reach its own table's locations only. The others: nothing.
+   * What each function may do with the warehouse's objects. Read: read them, for server-side scan
+   * planning reads manifest lists and manifests (loads are served from PostgreSQL). Write: read any
+   * object (register reads the metadata file it is given), write metadata files, and delete them,
+   * for a commit that lost deletes the file it wrote. Purge: list, read (manifests) and delete
+   * anything. Sign: what engines do with their tables' files (read, write, multipart uploads,
+   * delete, list), since the requests it signs are made with its role; the signer lets each request
+   * reach its own table's locations only. The others: nothing.
    */
   private void grantStorage(WarehouseBucket warehouse) {
+    role(Group.READ)
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:GetObject"))
+                .resources(List.of(warehouse.objects()))
+                .build());
     role(Group.SIGN)
         .addToPrincipalPolicy(
             PolicyStatement.Builder.create()

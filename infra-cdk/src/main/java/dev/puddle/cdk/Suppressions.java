@@ -52,6 +52,13 @@ final class Suppressions {
         objects,
         metadata);
     suppress(
+        functions.get(Group.READ).role(),
+        "AwsSolutions-IAM5",
+        "The read function reads objects of the warehouse bucket, and only reads them:"
+            + " server-side scan planning reads a table's manifest lists and manifests, which"
+            + " lie under table locations created at run time.",
+        objects);
+    suppress(
         functions.get(Group.PURGE).role(),
         "AwsSolutions-IAM5",
         "The purge function deletes a dropped table's files: everything under its location and"

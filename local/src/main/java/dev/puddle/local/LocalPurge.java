@@ -5,6 +5,7 @@ import dev.puddle.core.aws.SqsPurgeQueue;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DroppedObjects;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
@@ -107,7 +108,8 @@ public final class LocalPurge implements AutoCloseable {
           new PurgePoller(sqs.client(), queues, handler, options.functionTimeout());
       DroppedObjects dropped = new DroppedObjects(database);
       PurgeSweepHandler sweep =
-          new PurgeSweepHandler(new PurgeSweep(jobs, dropped, queue, options.sweep()));
+          new PurgeSweepHandler(
+              new PurgeSweep(jobs, dropped, queue, options.sweep()), new ScanPlans(database));
       // at once, without the grace the schedule gives a drop's own send
       new PurgeSweep(
               jobs,

@@ -84,7 +84,7 @@ class BadInputTest {
           + "\"overwrite\":\"no\",\"identifier\":5,\"requirements\":{},\"updates\":\"u\","
           + "\"removals\":{},\"source\":[],\"destination\":2,\"report-type\":1,\"report\":3,"
           + "\"table-changes\":{},\"view-version\":\"v\",\"principal\":\"x\",\"principalRole\":3,"
-          + "\"catalogRole\":[],\"grant\":\"g\"}";
+          + "\"catalogRole\":[],\"grant\":\"g\",\"snapshot-id\":\"s\",\"plan-task\":1}";
 
   private static final String DEEP = "[".repeat(10_000) + "]".repeat(10_000);
 
@@ -813,7 +813,9 @@ class BadInputTest {
         "catalogRole", CATALOG_ROLE,
         // names no dropped object: an undrop's bad body is refused before it is looked up
         "object", "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
-        "job", JOB);
+        "job", JOB,
+        // no plan is kept for a snapshotless table's scan: any plan id is unknown
+        "plan-id", "9c7e2f4a-5d3b-4c1e-8f6a-2b0d9e8c7a61");
   }
 
   /** Names of nothing, for every path variable but the prefix. */

@@ -267,6 +267,20 @@ class EventSamplesTest {
     assertThat(signedHere.body().at("/headers/Authorization/0").asText())
         .startsWith("AWS4-HMAC-SHA256 Credential=" + LocalS3.ACCESS_KEY_ID + "/");
     assertThat(signedHere.headers()).containsEntry("Cache-Control", "private");
+    // the table has no snapshot yet: its plan is complete, empty and keeps no state; the samples'
+    // plan id and plan task are nobody's
+    Answer planned = replay("planTableScan");
+    expect(planned, 200);
+    assertThat(planned.body().get("status").asText()).isEqualTo("completed");
+    assertThat(planned.body().get("file-scan-tasks")).isEmpty();
+    assertThat(planned.body().has("plan-id")).isFalse();
+    Answer unknownPlan = replay("fetchPlanningResult");
+    expect(unknownPlan, 404);
+    assertThat(unknownPlan.body().at("/error/type").asText()).isEqualTo("NoSuchPlanIdException");
+    expect(replay("cancelPlanning"), 404);
+    Answer unknownTask = replay("fetchScanTasks");
+    expect(unknownTask, 404);
+    assertThat(unknownTask.body().at("/error/type").asText()).isEqualTo("NoSuchPlanTaskException");
 
     expectNoContent(replay("reportMetrics"));
     expectNoContent(replay("renameTable"));

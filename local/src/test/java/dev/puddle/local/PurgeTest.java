@@ -16,6 +16,7 @@ import dev.puddle.core.aws.SqsPurgeQueue;
 import dev.puddle.core.metastore.DroppedObjects;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeMessage;
 import dev.puddle.core.purge.PurgeProcessor;
@@ -802,7 +803,8 @@ class PurgeTest {
                 new PurgeJobs(TestTwin.get().database()),
                 new DroppedObjects(TestTwin.get().database()),
                 TestTwin.get().purge().queue(),
-                new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000)));
+                new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000)),
+            new ScanPlans(TestTwin.get().database()));
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     sweep.handleRequest(
         new ByteArrayInputStream("{\"source\":\"aws.events\"}".getBytes(StandardCharsets.UTF_8)),

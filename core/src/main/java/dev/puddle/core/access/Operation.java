@@ -60,6 +60,14 @@ public enum Operation {
   LOAD_TABLE(holds(Privilege.TABLE_READ_PROPERTIES, TABLE), Route.LOAD_TABLE),
   TABLE_EXISTS(holds(Privilege.TABLE_LIST, TABLE), Route.TABLE_EXISTS),
   LOAD_CREDENTIALS(holds(Privilege.TABLE_READ_DATA, TABLE), Route.LOAD_CREDENTIALS),
+  /**
+   * Server-side scan planning lists the table's data files for the caller, so it needs what reading
+   * them needs; a plan's state is further its own caller's alone (another's plan id is unknown).
+   */
+  PLAN_TABLE_SCAN(holds(Privilege.TABLE_READ_DATA, TABLE), Route.PLAN_TABLE_SCAN),
+  FETCH_PLANNING_RESULT(holds(Privilege.TABLE_READ_DATA, TABLE), Route.FETCH_PLANNING_RESULT),
+  CANCEL_PLANNING(holds(Privilege.TABLE_READ_DATA, TABLE), Route.CANCEL_PLANNING),
+  FETCH_SCAN_TASKS(holds(Privilege.TABLE_READ_DATA, TABLE), Route.FETCH_SCAN_TASKS),
   /** A commit that changes only properties, schema, specs or orders. */
   UPDATE_TABLE_PROPERTIES(
       holds(Privilege.TABLE_WRITE_PROPERTIES, TABLE), Route.UPDATE_TABLE, Route.COMMIT_TRANSACTION),

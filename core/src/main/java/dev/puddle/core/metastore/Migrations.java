@@ -35,6 +35,7 @@ public final class Migrations {
           "V5__signing_keys.sql",
           "V6__read_functions.sql",
           "V7__access_version.sql",
+          "V8__scan_planning.sql",
           "V10__soft_delete.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"

@@ -25,6 +25,7 @@ import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
@@ -153,6 +154,7 @@ public final class CatalogApi {
   private final ViewEndpoints viewEndpoints;
   private final CredentialEndpoints credentialEndpoints;
   private final SignEndpoint signEndpoint;
+  private final PlanningEndpoints planningEndpoints;
   private final PurgeJobEndpoints purgeJobEndpoints;
   private final DroppedObjectEndpoints droppedObjectEndpoints;
   private final ManagementEndpoints managementEndpoints;
@@ -192,6 +194,8 @@ public final class CatalogApi {
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs, purges);
     this.droppedObjectEndpoints = new DroppedObjectEndpoints(new DroppedObjects(database));
+    this.planningEndpoints =
+        new PlanningEndpoints(new ScanPlans(database), objects, credentialEndpoints);
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);
   }
 
@@ -387,6 +391,10 @@ public final class CatalogApi {
       case TABLE_EXISTS -> tableEndpoints.tableExists(scope);
       case LOAD_CREDENTIALS -> credentialEndpoints.loadCredentials(scope);
       case SIGN_REQUEST -> signEndpoint.signRequest(scope);
+      case PLAN_TABLE_SCAN -> planningEndpoints.planTableScan(scope);
+      case FETCH_PLANNING_RESULT -> planningEndpoints.fetchPlanningResult(scope);
+      case CANCEL_PLANNING -> planningEndpoints.cancelPlanning(scope);
+      case FETCH_SCAN_TASKS -> planningEndpoints.fetchScanTasks(scope);
       case UPDATE_TABLE -> tableEndpoints.updateTable(scope);
       case DROP_TABLE -> tableEndpoints.dropTable(scope);
       case RENAME_TABLE -> tableEndpoints.renameTable(scope);

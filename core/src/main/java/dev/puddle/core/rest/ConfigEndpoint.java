@@ -2,6 +2,7 @@ package dev.puddle.core.rest;
 
 import dev.puddle.contract.Route;
 import dev.puddle.core.api.Response;
+import dev.puddle.core.planning.PlanningSettings;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.AccessDelegation;
 import java.time.Duration;
@@ -14,8 +15,9 @@ import org.apache.iceberg.rest.responses.ConfigResponse;
  * {@code GET /v1/config}: the warehouse's prefix, the storage properties engines need, the
  * namespace separator, every endpoint this catalog serves, the idempotency key lifetime, and, where
  * the warehouse vends credentials and engines get no storage keys here, a default {@code
- * X-Iceberg-Access-Delegation} header. A client that asks for remote signing gets no storage keys:
- * the catalog signs its requests, so it needs none.
+ * X-Iceberg-Access-Delegation} header; and where the warehouse asks for server-side scan planning,
+ * a default {@code scan-planning-mode} of {@code server}. A client that asks for remote signing
+ * gets no storage keys: the catalog signs its requests, so it needs none.
  */
 final class ConfigEndpoint {
   private final Storage storage;
@@ -50,6 +52,10 @@ final class ConfigEndpoint {
         AccessDelegation.requested(scope.request(), credentials.offered(scope.warehouse()))
             .filter(mode -> mode == AccessDelegation.Mode.REMOTE_SIGNING)
             .isPresent();
+    if (PlanningSettings.of(scope.warehouse()).serverSide()) {
+      // a default, so that a client may still choose for itself
+      builder.withDefault(PlanningSettings.MODE, "server");
+    }
     ConfigResponse response =
         builder
             .withDefaults(storage.configDefaults(!signing))

@@ -168,6 +168,20 @@ final class CredentialEndpoints {
     return Response.json(200, RestJson.write(response.build()));
   }
 
+  /**
+   * The credentials of a scan plan's response, for a request that asks for them: read-only, as the
+   * plan's files are only read, and scoped to the table; none if the warehouse vends none.
+   */
+  List<Credential> forScan(Scope scope, TableIdentifier table, TableBodies.TableLocation location) {
+    Optional<AccessDelegation.Mode> mode =
+        AccessDelegation.requested(scope.request(), offered(scope.warehouse()));
+    if (mode.filter(m -> m == AccessDelegation.Mode.VENDED_CREDENTIALS).isEmpty()) {
+      return List.of();
+    }
+    return List.of(
+        credential(scope.caller(), scope.warehouse(), table, AccessLevel.READ, location));
+  }
+
   private Credential credential(
       Caller caller,
       Warehouse warehouse,

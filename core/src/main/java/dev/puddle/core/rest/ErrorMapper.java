@@ -13,6 +13,8 @@ import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchIcebergTableException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchPlanIdException;
+import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
@@ -60,6 +62,8 @@ public final class ErrorMapper {
           Map.entry(NoSuchNamespaceException.class, 404),
           Map.entry(NoSuchTableException.class, 404),
           Map.entry(NoSuchViewException.class, 404),
+          Map.entry(NoSuchPlanIdException.class, 404),
+          Map.entry(NoSuchPlanTaskException.class, 404),
           Map.entry(NoSuchIcebergTableException.class, 404),
           Map.entry(NotFoundException.class, 404),
           Map.entry(UnsupportedOperationException.class, 406),

@@ -7,6 +7,7 @@ import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Warehouse;
+import dev.puddle.core.planning.PlanningSettings;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -103,7 +104,11 @@ final class LoadedTables {
       String metadataLocation,
       String metadataJson,
       String etag) {
-    String json = RestJson.loadTableResponse(metadataLocation, metadataJson);
+    String json =
+        RestJson.loadTableResponse(
+            metadataLocation,
+            metadataJson,
+            PlanningSettings.tableConfig(TableBodies.ofMetadata(metadataJson).properties()));
     Response response =
         new Response(
             200,

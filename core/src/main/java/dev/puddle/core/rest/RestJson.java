@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.rest.RESTMessage;
 import org.apache.iceberg.rest.RESTSerializers;
@@ -73,15 +74,23 @@ public final class RestJson {
 
   /**
    * A LoadTableResponse, in the shape LoadTableResponseParser writes, around metadata JSON that
-   * TableMetadataParser already wrote.
+   * TableMetadataParser already wrote, with its {@code config} if any.
    */
-  static String loadTableResponse(String metadataLocation, String metadataJson) {
+  static String loadTableResponse(
+      String metadataLocation, String metadataJson, Map<String, String> config) {
     StringWriter out = new StringWriter(metadataJson.length() + metadataLocation.length() + 64);
     try (JsonGenerator generator = MAPPER.getFactory().createGenerator(out)) {
       generator.writeStartObject();
       generator.writeStringField("metadata-location", metadataLocation);
       generator.writeFieldName("metadata");
       generator.writeRawValue(metadataJson);
+      if (!config.isEmpty()) {
+        generator.writeObjectFieldStart("config");
+        for (Map.Entry<String, String> entry : config.entrySet()) {
+          generator.writeStringField(entry.getKey(), entry.getValue());
+        }
+        generator.writeEndObject();
+      }
       generator.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

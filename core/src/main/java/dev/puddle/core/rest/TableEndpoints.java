@@ -14,6 +14,7 @@ import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Page;
 import dev.puddle.core.metastore.Warehouse;
+import dev.puddle.core.planning.PlanningSettings;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -147,8 +148,14 @@ final class TableEndpoints {
     if (snapshotMode == RESTCatalogProperties.SnapshotMode.ALL) {
       return loadStoredTable(scope);
     }
-    LoadTableResponse response =
+    LoadTableResponse loaded =
         CatalogHandlers.loadTable(scope.catalog(), scope.table(), snapshotMode);
+    LoadTableResponse response =
+        LoadTableResponse.builder()
+            .withTableMetadata(loaded.tableMetadata())
+            .addAllConfig(loaded.config())
+            .addAllConfig(PlanningSettings.tableConfig(loaded.tableMetadata().properties()))
+            .build();
     String etag = ETags.of(response.metadataLocation(), mode);
     return unlessNotModified(
         scope,

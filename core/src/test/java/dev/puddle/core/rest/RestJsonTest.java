@@ -31,7 +31,7 @@ class RestJsonTest {
             Map.of("owner", "puddle", "comment", "line\nbreak"));
     String stored = TableMetadataParser.toJson(metadata);
 
-    String spliced = RestJson.loadTableResponse(LOCATION, stored);
+    String spliced = RestJson.loadTableResponse(LOCATION, stored, Map.of());
     String written =
         RestJson.write(
             LoadTableResponse.builder()

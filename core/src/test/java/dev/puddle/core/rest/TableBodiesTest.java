@@ -36,7 +36,7 @@ class TableBodiesTest {
 
     TableBodies.TableLocation fromMetadata = TableBodies.ofMetadata(stored);
     TableBodies.TableLocation fromResponse =
-        TableBodies.ofResponse(RestJson.loadTableResponse(LOCATION, stored));
+        TableBodies.ofResponse(RestJson.loadTableResponse(LOCATION, stored, Map.of()));
 
     for (TableBodies.TableLocation table : List.of(fromMetadata, fromResponse)) {
       assertThat(table.location()).isEqualTo(TABLE);

@@ -1,0 +1,207 @@
+package dev.puddle.core.rest;
+
+import dev.puddle.core.api.Deadline;
+import dev.puddle.core.api.RequestScope;
+import dev.puddle.core.api.Response;
+import dev.puddle.core.metastore.CatalogObject.Kind;
+import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.ScanPlans;
+import dev.puddle.core.planning.PlanningSettings;
+import dev.puddle.core.planning.ScanPlanner;
+import dev.puddle.core.planning.TaskPages;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Scan;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchPlanIdException;
+import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
+import org.apache.iceberg.rest.PlanStatus;
+import org.apache.iceberg.rest.credentials.Credential;
+import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
+import org.apache.iceberg.rest.responses.PlanTableScanResponse;
+
+/**
+ * Server-side scan planning: {@code planTableScan}, {@code fetchPlanningResult}, {@code
+ * cancelPlanning} and {@code fetchScanTasks}, the requests and responses iceberg-core's.
+ *
+ * <p>A scan is planned within the request's deadline. A plan whose tasks fit one page is answered
+ * whole and keeps no state. A larger one answers its first page and a plan task for each further
+ * page, the pages stored in PostgreSQL with the plan, so that whichever instance a {@code
+ * fetchScanTasks} reaches answers it, until the plan expires or is cancelled. A plan id or plan
+ * task is found for the caller who planned it only, on the table it was planned for; to anyone
+ * else, and once expired or cancelled, it is unknown (404).
+ */
+final class PlanningEndpoints {
+  /** Of the time left when planning starts, what is kept back for storing and answering. */
+  private static final double RESERVE = 0.4;
+
+  /** Expired plans a stored plan's transaction removes on the way, besides the sweep. */
+  private static final int SWEEP_ON_INSERT = 20;
+
+  private final ScanPlans plans;
+  private final CatalogObjects objects;
+  private final CredentialEndpoints credentials;
+
+  PlanningEndpoints(ScanPlans plans, CatalogObjects objects, CredentialEndpoints credentials) {
+    this.plans = plans;
+    this.objects = objects;
+    this.credentials = credentials;
+  }
+
+  @SuppressWarnings(
+      "deprecation") // serializing file scan tasks needs the specs (iceberg-core 1.11)
+  Response planTableScan(Scope scope) {
+    PlanTableScanRequest request =
+        RestJson.read(scope.request().body(), PlanTableScanRequest.class);
+    TableIdentifier identifier = scope.table();
+    Table table = scope.catalog().loadTable(identifier);
+    Scan<?, FileScanTask, ?> scan = ScanPlanner.scan(table, request);
+    Deadline budget = RequestScope.current().deadline().withReserve(RESERVE);
+    List<FileScanTask> tasks =
+        ScanPlanner.plan(scan, budget)
+            .orElseThrow(
+                () ->
+                    new ServiceUnavailableException(
+                        "Planning the scan of %s did not finish within the request's deadline",
+                        identifier));
+    PlanningSettings settings = PlanningSettings.of(scope.warehouse());
+    TaskPages pages =
+        TaskPages.of(
+            tasks,
+            table.specs(),
+            settings.tasksPerPage(),
+            PlanningSettings.MAX_PAGE_CHARS,
+            RestJson::write);
+    PlanTableScanResponse.Builder response =
+        PlanTableScanResponse.builder()
+            .withPlanStatus(PlanStatus.COMPLETED)
+            .withSpecsById(table.specs())
+            .withFileScanTasks(pages.pages().get(0).tasks())
+            .withCredentials(credentials(scope, identifier, table));
+    if (pages.size() > 1) {
+      List<String> rest =
+          pages.pages().subList(1, pages.size()).stream().map(TaskPages.Page::json).toList();
+      UUID id =
+          plans.insert(
+              owner(scope),
+              RestJson.write(request),
+              rest,
+              1,
+              PlanningSettings.LIFETIME,
+              SWEEP_ON_INSERT);
+      response
+          .withPlanId(id.toString())
+          .withPlanTasks(planTasks(id, IntStream.range(1, pages.size()).boxed().toList()));
+    }
+    return Response.json(200, RestJson.write(response.build()));
+  }
+
+  /**
+   * A stored plan is complete from the start, as every plan is planned within its request: its
+   * result is a plan task for each of its pages.
+   */
+  Response fetchPlanningResult(Scope scope) {
+    ScanPlans.ScanPlan plan = plan(scope);
+    TableIdentifier identifier = scope.table();
+    FetchPlanningResultResponse response =
+        FetchPlanningResultResponse.builder()
+            .withPlanStatus(PlanStatus.COMPLETED)
+            .withPlanTasks(planTasks(plan.id(), plan.pages()))
+            .withCredentials(credentials(scope, identifier, scope.catalog().loadTable(identifier)))
+            .build();
+    return Response.json(200, RestJson.write(response));
+  }
+
+  Response cancelPlanning(Scope scope) {
+    if (!plans.delete(owner(scope), planId(scope))) {
+      throw noSuchPlan(scope);
+    }
+    return Response.noContent();
+  }
+
+  Response fetchScanTasks(Scope scope) {
+    FetchScanTasksRequest request =
+        RestJson.read(scope.request().body(), FetchScanTasksRequest.class);
+    request.validate();
+    TableIdentifier table = scope.table();
+    if (!objects.exists(scope.warehouse(), table, Kind.TABLE)) {
+      throw new NoSuchTableException("Table does not exist: %s", table);
+    }
+    PlanTask task =
+        PlanTask.parse(request.planTask()).orElseThrow(() -> noSuchTask(request.planTask()));
+    return plans
+        .page(owner(scope), task.plan(), task.page())
+        .map(body -> Response.json(200, body))
+        .orElseThrow(() -> noSuchTask(request.planTask()));
+  }
+
+  /** A plan task: a page of a stored plan, written {@code <plan id>/<page>}. */
+  private record PlanTask(UUID plan, int page) {
+    @Override
+    public String toString() {
+      return plan + "/" + page;
+    }
+
+    static Optional<PlanTask> parse(String text) {
+      int slash = text.lastIndexOf('/');
+      try {
+        return Optional.of(
+            new PlanTask(
+                UUID.fromString(text.substring(0, slash)),
+                Integer.parseInt(text.substring(slash + 1))));
+      } catch (RuntimeException e) {
+        return Optional.empty();
+      }
+    }
+  }
+
+  private static List<String> planTasks(UUID plan, List<Integer> pages) {
+    return pages.stream().map(page -> new PlanTask(plan, page).toString()).toList();
+  }
+
+  /** The caller's plan of the path's id, or 404. */
+  private ScanPlans.ScanPlan plan(Scope scope) {
+    return plans.find(owner(scope), planId(scope)).orElseThrow(() -> noSuchPlan(scope));
+  }
+
+  private static UUID planId(Scope scope) {
+    String text = scope.request().pathParameter("plan-id").orElseThrow();
+    try {
+      return UUID.fromString(text);
+    } catch (IllegalArgumentException e) {
+      throw noSuchPlan(scope);
+    }
+  }
+
+  private List<Credential> credentials(Scope scope, TableIdentifier identifier, Table table) {
+    return credentials.forScan(
+        scope, identifier, new TableBodies.TableLocation(table.location(), table.properties()));
+  }
+
+  private static ScanPlans.Owner owner(Scope scope) {
+    return new ScanPlans.Owner(
+        scope.caller().realm(),
+        scope.caller().principal(),
+        scope.warehouse().id(),
+        scope.table().toString());
+  }
+
+  private static NoSuchPlanIdException noSuchPlan(Scope scope) {
+    return new NoSuchPlanIdException(
+        "The plan id does not exist: %s",
+        ErrorMapper.printable(scope.request().pathParameter("plan-id").orElse("")));
+  }
+
+  private static NoSuchPlanTaskException noSuchTask(String task) {
+    return new NoSuchPlanTaskException(
+        "The plan task does not exist: %s", ErrorMapper.printable(task));
+  }
+}

@@ -1,0 +1,106 @@
+package dev.puddle.core.planning;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.puddle.core.rest.RestJson;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.BaseFileScanTask;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.expressions.ResidualEvaluator;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.JsonUtil;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pages hold at most their count of tasks and their size of JSON, keep the tasks in order, and read
+ * back with iceberg-core's parser as the tasks they were cut from.
+ */
+class TaskPagesTest {
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final PartitionSpec SPEC = PartitionSpec.unpartitioned();
+  private static final Map<Integer, PartitionSpec> SPECS = Map.of(SPEC.specId(), SPEC);
+
+  @Test
+  void noTasksIsOneEmptyPage() {
+    TaskPages pages = TaskPages.of(List.of(), SPECS, 10, 1_000_000, RestJson::write);
+    assertThat(pages.size()).isEqualTo(1);
+    assertThat(parse(pages.pages().get(0).json()).fileScanTasks()).isEmpty();
+  }
+
+  @Test
+  void pagesHoldAtMostTheirTasksAndCharactersInOrder() {
+    List<FileScanTask> tasks = tasks(25);
+    int oneTask = RestJson.write(page(tasks.subList(0, 1))).length();
+
+    TaskPages byCount = TaskPages.of(tasks, SPECS, 10, 1_000_000, RestJson::write);
+    assertThat(byCount.pages()).extracting(page -> page.tasks().size()).containsExactly(10, 10, 5);
+
+    // room for about three tasks: every page of ten is halved until it fits
+    TaskPages bySize = TaskPages.of(tasks, SPECS, 10, oneTask * 3, RestJson::write);
+    assertThat(bySize.pages())
+        .allSatisfy(p -> assertThat(p.json().length()).isLessThan(oneTask * 3));
+    assertThat(bySize.size()).isGreaterThan(byCount.size());
+
+    List<String> read = new ArrayList<>();
+    for (TaskPages.Page page : bySize.pages()) {
+      parse(page.json()).fileScanTasks().forEach(task -> read.add(task.file().location()));
+      assertThat(parse(page.json()).fileScanTasks()).hasSameSizeAs(page.tasks());
+    }
+    assertThat(read)
+        .containsExactlyElementsOf(tasks.stream().map(t -> t.file().location()).toList());
+  }
+
+  @Test
+  void aTaskLargerThanAPageIsAPageOfItsOwn() {
+    TaskPages pages = TaskPages.of(tasks(3), SPECS, 10, 10, RestJson::write);
+    assertThat(pages.pages()).extracting(page -> page.tasks().size()).containsExactly(1, 1, 1);
+  }
+
+  @SuppressWarnings(
+      "deprecation") // serializing file scan tasks needs the specs (iceberg-core 1.11)
+  private static FetchScanTasksResponse page(List<FileScanTask> tasks) {
+    return FetchScanTasksResponse.builder().withFileScanTasks(tasks).withSpecsById(SPECS).build();
+  }
+
+  private static FetchScanTasksResponse parse(String json) {
+    try {
+      return FetchScanTasksResponseParser.fromJson(JsonUtil.mapper().readTree(json), SPECS, true);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static List<FileScanTask> tasks(int count) {
+    List<FileScanTask> tasks = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      DataFile file =
+          DataFiles.builder(SPEC)
+              .withPath("s3://bucket/t/data/file-" + i + ".parquet")
+              .withFormat(FileFormat.PARQUET)
+              .withFileSizeInBytes(1024)
+              .withRecordCount(10)
+              .build();
+      tasks.add(
+          new BaseFileScanTask(
+              file,
+              null,
+              SchemaParser.toJson(SCHEMA),
+              PartitionSpecParser.toJson(SPEC),
+              ResidualEvaluator.of(SPEC, Expressions.alwaysTrue(), true)));
+    }
+    return tasks;
+  }
+}
