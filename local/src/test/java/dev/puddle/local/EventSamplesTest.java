@@ -19,7 +19,7 @@ import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.auth.TokenIssuer;
 import dev.puddle.core.auth.TrustedIssuer;
 import dev.puddle.core.metastore.Database;
-import dev.puddle.core.metastore.IdempotencyMark;
+import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouse;
@@ -382,9 +382,9 @@ class EventSamplesTest {
   void aTwoLevelNamespaceArrivesWithTheRawSeparator() {
     Warehouse target = new Warehouses(TestTwin.get().database()).get(LocalTwin.REALM, warehouse);
     Namespaces namespaces = new Namespaces(TestTwin.get().database());
-    namespaces.create(target, Namespace.of("sales"), Map.of(), IdempotencyMark.NONE);
+    namespaces.create(target, Namespace.of("sales"), Map.of(), Change.NONE);
     namespaces.create(
-        target, Namespace.of("sales", "eu"), Map.of("region", "eu-west-1"), IdempotencyMark.NONE);
+        target, Namespace.of("sales", "eu"), Map.of("region", "eu-west-1"), Change.NONE);
 
     Answer answer = send(sample("loadNamespaceMetadata"));
 

@@ -16,6 +16,7 @@ import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.catalog.VersionCache;
 import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.IdempotencyMark;
@@ -48,8 +49,8 @@ import org.apache.iceberg.TableMetadata;
  * row, for a load or a commit); {@link AccessPolicy} authorizes what the path decides, and the
  * credentials a table response is to carry; the idempotency key, if any, is claimed; the endpoint
  * parses the body, authorizes what the body decides and performs the operation, each change writing
- * the key's mark in its own transaction. Built by {@link #builder}, the one place that wires a
- * catalog, for the functions, the local twin and the tests alike.
+ * its events and the key's mark in its own transaction. Built by {@link #builder}, the one place
+ * that wires a catalog, for the functions, the local twin and the tests alike.
  */
 public final class CatalogApi {
   /**
@@ -252,6 +253,7 @@ public final class CatalogApi {
             : null;
     Function<IdempotencyMark, Response> perform =
         mark -> {
+          Change change = new Change(request.requestId(), caller.realm(), caller.principal(), mark);
           try {
             return dispatch(
                 new Scope(
@@ -260,8 +262,8 @@ public final class CatalogApi {
                     warehouse,
                     read.access(),
                     read.row(),
-                    mark,
-                    catalog(request, warehouse, mark)));
+                    change,
+                    catalog(request, warehouse, change)));
           } catch (RuntimeException e) {
             return ErrorMapper.toResponse(e);
           }
@@ -286,12 +288,12 @@ public final class CatalogApi {
   }
 
   /** The request's catalog over its warehouse: Iceberg routes only. */
-  private PuddleCatalog catalog(Request request, Warehouse warehouse, IdempotencyMark mark) {
+  private PuddleCatalog catalog(Request request, Warehouse warehouse, Change change) {
     if (request.pathParameter("prefix").isEmpty()) {
       return null;
     }
     return new PuddleCatalog(
-        warehouse, namespaces, objects, storage.io(), purges, parsedMetadata, mark);
+        warehouse, namespaces, objects, storage.io(), purges, parsedMetadata, change);
   }
 
   /** Serves an authorized request. */
