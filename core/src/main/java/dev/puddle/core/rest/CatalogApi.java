@@ -18,6 +18,7 @@ import dev.puddle.core.catalog.VersionCache;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.EventStore;
 import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Namespaces;
@@ -33,6 +34,7 @@ import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.AccessDelegation;
 import dev.puddle.core.vending.CredentialVending;
 import dev.puddle.core.vending.CredentialVendor;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -137,6 +139,7 @@ public final class CatalogApi {
   private final CredentialEndpoints credentialEndpoints;
   private final PurgeJobEndpoints purgeJobEndpoints;
   private final ManagementEndpoints managementEndpoints;
+  private final EventEndpoints eventEndpoints;
 
   private CatalogApi(Builder parts) {
     this.settings = parts.settings;
@@ -171,6 +174,7 @@ public final class CatalogApi {
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs);
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);
+    this.eventEndpoints = new EventEndpoints(new EventStore(database), Clock.systemUTC());
   }
 
   /** A catalog over {@code database} and {@code storage}; see {@link Builder} for the rest. */
@@ -332,6 +336,7 @@ public final class CatalogApi {
       case REPLACE_VIEW -> viewEndpoints.replaceView(scope);
       case DROP_VIEW -> viewEndpoints.dropView(scope);
       case RENAME_VIEW -> viewEndpoints.renameView(scope);
+      case QUERY_EVENTS -> eventEndpoints.queryEvents(scope);
       default -> throw new IllegalStateException("Not an authenticated route: " + route);
     };
   }
