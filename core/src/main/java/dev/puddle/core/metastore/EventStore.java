@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -122,7 +123,7 @@ public final class EventStore {
   private static final String COLUMNS =
       "id, event_id, warehouse_id, request_id, request_event_count,"
           + " (extract(epoch FROM created_at) * 1000)::bigint AS timestamp_ms, actor_principal,"
-          + " actor_realm, object_type, object_namespace, object_name, operation::text";
+          + " actor_realm, object_type, object_namespace, object_name, operation::text, realm_id";
 
   /** The conditions of an {@link EventFilter}, for one branch of the feed's query. */
   private static final String FILTER =
@@ -226,6 +227,7 @@ public final class EventStore {
     return new StoredEvent(
         rs.getLong(1),
         rs.getString(2),
+        rs.getString(13),
         warehouse,
         rs.getString(4),
         rs.getInt(5),
@@ -265,4 +267,93 @@ public final class EventStore {
 
   /** The warehouse property that sets how many days its events are kept. */
   public static final String RETENTION_PROPERTY = "puddle.events.retention-days";
+
+  /**
+   * Claims the relay for {@code claim} until {@code lease} from now: true if no other invocation
+   * holds it (or its claim ran out, or it is this one's already). One relay runs at a time, so the
+   * events go out in commit order.
+   */
+  public boolean claimRelay(UUID claim, Duration lease) {
+    return database.autocommit(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "UPDATE event_relay SET claim_id = ?,"
+                      + " claimed_until = now() + make_interval(secs => ?), last_run_at = now()"
+                      + " WHERE id = 1 AND (claim_id IS NULL OR claimed_until < now()"
+                      + " OR claim_id = ?)")) {
+            statement.setObject(1, claim);
+            statement.setDouble(2, lease.toMillis() / 1000.0);
+            statement.setObject(3, claim);
+            return statement.executeUpdate() == 1;
+          }
+        });
+  }
+
+  /** Lets go of the relay's claim, if {@code claim} still holds it. */
+  public void releaseRelay(UUID claim) {
+    database.autocommit(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "UPDATE event_relay SET claim_id = NULL, claimed_until = NULL"
+                      + " WHERE id = 1 AND claim_id = ?")) {
+            statement.setObject(1, claim);
+            return statement.executeUpdate();
+          }
+        });
+  }
+
+  /** The oldest events still to be published, in commit order. */
+  public List<StoredEvent> unpublished(int limit) {
+    return database.read(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT "
+                      + COLUMNS
+                      + " FROM catalog_event WHERE published_at IS NULL ORDER BY id LIMIT ?")) {
+            statement.setInt(1, limit);
+            return readAll(statement);
+          }
+        });
+  }
+
+  /**
+   * Marks events published, if {@code claim} still holds the relay: false, marking nothing, if a
+   * later invocation took it over (its claim ran out), which then publishes them itself.
+   */
+  public boolean markPublished(UUID claim, List<Long> ids) {
+    return database.autocommit(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "WITH held AS (SELECT 1 FROM event_relay WHERE id = 1 AND claim_id = ?"
+                      + " AND claimed_until > now())"
+                      + " UPDATE catalog_event SET published_at = now()"
+                      + " WHERE id = ANY (?::bigint[]) AND EXISTS (SELECT 1 FROM held)")) {
+            statement.setObject(1, claim);
+            statement.setArray(2, connection.createArrayOf("bigint", ids.toArray()));
+            return statement.executeUpdate() > 0 || ids.isEmpty();
+          }
+        });
+  }
+
+  /** Whether some event has waited longer than {@code grace} to be published: a lost nudge. */
+  public boolean hasUnpublishedOlderThan(Duration grace) {
+    return database.read(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT EXISTS (SELECT 1 FROM catalog_event WHERE published_at IS NULL"
+                      + " AND id = (SELECT min(id) FROM catalog_event WHERE published_at IS NULL)"
+                      + " AND created_at < now() - make_interval(secs => ?))")) {
+            statement.setDouble(1, grace.toMillis() / 1000.0);
+            try (ResultSet rs = statement.executeQuery()) {
+              rs.next();
+              return rs.getBoolean(1);
+            }
+          }
+        });
+  }
 }

@@ -11,6 +11,7 @@ import org.apache.iceberg.catalog.Namespace;
 public record StoredEvent(
     long id,
     String eventId,
+    String realm,
     Long warehouseId,
     String requestId,
     int requestEventCount,
