@@ -54,7 +54,7 @@ public final class EventRelay {
     }
     int published = 0;
     try {
-      while (!deadline.passed()) {
+      while (deadline.allowsAnotherStep()) {
         List<StoredEvent> pending = store.unpublished(READ_AHEAD);
         if (pending.isEmpty()) {
           return new Result(published, false);

@@ -15,6 +15,7 @@ import dev.puddle.core.auth.OAuthError;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.catalog.VersionCache;
+import dev.puddle.core.events.EventRelayQueue;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Database;
@@ -40,6 +41,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.iceberg.TableMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Iceberg REST catalog over one metastore and one storage: turns a {@link Request} into a
@@ -55,6 +58,8 @@ import org.apache.iceberg.TableMetadata;
  * that wires a catalog, for the functions, the local twin and the tests alike.
  */
 public final class CatalogApi {
+  private static final Logger LOG = LoggerFactory.getLogger(CatalogApi.class);
+
   /**
    * Who the catalog serves: the realm requests are logged under until their token names one, and
    * the default warehouse of {@code /v1/config}; and how long an idempotency key is honoured (null:
@@ -76,6 +81,7 @@ public final class CatalogApi {
     private final Storage storage;
     private Authenticator authenticator;
     private PurgeQueue purgeQueue;
+    private EventRelayQueue eventRelayQueue;
     private TokenEndpoint tokens;
     private CredentialVendor credentialVendor;
 
@@ -94,6 +100,15 @@ public final class CatalogApi {
     /** Where drops with purge send their jobs; without one, the sweep sends them. */
     public Builder purgeQueue(PurgeQueue purgeQueue) {
       this.purgeQueue = purgeQueue;
+      return this;
+    }
+
+    /**
+     * Where a committed change nudges the event relay; without one, the event sweep nudges it (a
+     * minute or so later).
+     */
+    public Builder eventRelayQueue(EventRelayQueue eventRelayQueue) {
+      this.eventRelayQueue = eventRelayQueue;
       return this;
     }
 
@@ -140,6 +155,7 @@ public final class CatalogApi {
   private final PurgeJobEndpoints purgeJobEndpoints;
   private final ManagementEndpoints managementEndpoints;
   private final EventEndpoints eventEndpoints;
+  private final EventRelayQueue eventRelayQueue;
 
   private CatalogApi(Builder parts) {
     this.settings = parts.settings;
@@ -175,6 +191,7 @@ public final class CatalogApi {
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs);
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);
     this.eventEndpoints = new EventEndpoints(new EventStore(database), Clock.systemUTC());
+    this.eventRelayQueue = parts.eventRelayQueue;
   }
 
   /** A catalog over {@code database} and {@code storage}; see {@link Builder} for the rest. */
@@ -276,7 +293,28 @@ public final class CatalogApi {
         idempotency != null && IdempotentRequests.applies(request)
             ? idempotency.handle(caller, request, perform)
             : perform.apply(IdempotencyMark.NONE);
+    nudgeRelay(request, response);
     return delegation == null ? response : credentialEndpoints.attach(delegation, response);
+  }
+
+  /**
+   * After a change that succeeded, and so committed its events, tells the relay there is work. A
+   * failed nudge costs the request nothing: the events are in the feed, and the sweep nudges.
+   */
+  private void nudgeRelay(Request request, Response response) {
+    FunctionGroup group = request.route().group();
+    boolean changed =
+        (group == FunctionGroup.WRITE || group == FunctionGroup.ADMIN)
+            && !"GET".equals(request.route().method())
+            && request.route() != Route.REPORT_METRICS
+            && response.status() < 300;
+    if (eventRelayQueue != null && changed) {
+      try {
+        eventRelayQueue.nudge();
+      } catch (RuntimeException e) {
+        LOG.warn("Could not nudge the event relay; the sweep will: {}", e.toString());
+      }
+    }
   }
 
   /**
