@@ -49,11 +49,22 @@ final class EventRelayInfra extends Construct {
             .deadLetterQueue(
                 DeadLetterQueue.builder().queue(deadLetters).maxReceiveCount(MAX_RECEIVES).build())
             .build();
+    Queue exampleDeadLetters =
+        Queue.Builder.create(this, "ExampleTableCommitsDeadLetters")
+            .encryption(QueueEncryption.SQS_MANAGED)
+            .enforceSsl(true)
+            .retentionPeriod(Duration.days(14))
+            .build();
     exampleTarget =
         Queue.Builder.create(this, "ExampleTableCommits")
             .encryption(QueueEncryption.SQS_MANAGED)
             .enforceSsl(true)
             .retentionPeriod(Duration.days(4))
+            .deadLetterQueue(
+                DeadLetterQueue.builder()
+                    .queue(exampleDeadLetters)
+                    .maxReceiveCount(MAX_RECEIVES)
+                    .build())
             .build();
     Rule.Builder.create(this, "ExampleTableCommitsRule")
         .description("Puddle example: every table commit, as a CloudEvent, to an SQS queue")
