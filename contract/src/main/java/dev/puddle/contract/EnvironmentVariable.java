@@ -138,7 +138,17 @@ public enum EnvironmentVariable {
   PURGE_SWEEP_STALE_MINUTES(
       "PUDDLE_PURGE_SWEEP_STALE_MINUTES",
       "60",
-      "Sweep function: a queued job not moving for this long is sent again.");
+      "Sweep function: a queued job not moving for this long is sent again."),
+  EVENT_RELAY_QUEUE_URL(
+      "PUDDLE_EVENT_RELAY_QUEUE_URL",
+      null,
+      "The SQS queue that nudges the event relay; without it the event sweep nudges."),
+  EVENT_BUS_NAME(
+      "PUDDLE_EVENT_BUS_NAME", null, "Event relay function: the EventBridge bus it publishes to."),
+  EVENT_SWEEP_GRACE_SECONDS(
+      "PUDDLE_EVENT_SWEEP_GRACE_SECONDS",
+      "60",
+      "Event sweep: an event unpublished for this long has the relay nudged.");
 
   private final String key;
   private final String defaultValue;

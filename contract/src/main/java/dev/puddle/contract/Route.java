@@ -134,6 +134,12 @@ public enum Route {
   RENAME_VIEW("renameView", "POST", "/v1/{prefix}/views/rename", FunctionGroup.WRITE),
 
   /**
+   * The change-event feed of the REST events proposal (apache/iceberg PR #12584), not yet in
+   * iceberg-core: a read, though its filters come in a POST body.
+   */
+  QUERY_EVENTS("queryEvents", "POST", "/v1/{prefix}/events", FunctionGroup.READ),
+
+  /**
    * Puddle's own management API, not part of the Iceberg REST specification: warehouses,
    * principals, principal roles, catalog roles and grants, shaped after Apache Polaris's.
    */

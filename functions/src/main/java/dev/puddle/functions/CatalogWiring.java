@@ -4,6 +4,7 @@ import dev.puddle.contract.FunctionGroup;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.PrimingIssuer;
 import dev.puddle.core.auth.TokenEndpoint;
+import dev.puddle.core.events.EventRelayQueue;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
 import dev.puddle.core.metastore.access.Principals;
@@ -49,6 +50,8 @@ public record CatalogWiring(
    *
    * @param tokens the token endpoint over the function's database, or null if it issues none
    * @param purgeQueue where drops with purge send their jobs, or null: the sweep sends them
+   * @param eventRelayQueue where committed changes nudge the event relay, or null: the event sweep
+   *     nudges it
    * @param credentialVendor what vends storage credentials, or null: none are vended
    * @param requestSigner what signs engines' S3 requests (remote signing), or null: none are
    */
@@ -62,6 +65,7 @@ public record CatalogWiring(
       Function<Database, JwtAuthenticator> authenticator,
       Function<Database, TokenEndpoint> tokens,
       PurgeQueue purgeQueue,
+      EventRelayQueue eventRelayQueue,
       CredentialVendor credentialVendor,
       RequestSigner requestSigner,
       Duration requestTimeout,
@@ -81,6 +85,7 @@ public record CatalogWiring(
         Function<Database, JwtAuthenticator> authenticator,
         Function<Database, TokenEndpoint> tokens,
         PurgeQueue purgeQueue,
+        EventRelayQueue eventRelayQueue,
         CredentialVendor credentialVendor,
         RequestSigner requestSigner,
         RequestLog log) {
@@ -94,6 +99,7 @@ public record CatalogWiring(
           authenticator,
           tokens,
           purgeQueue,
+          eventRelayQueue,
           credentialVendor,
           requestSigner,
           Duration.ofSeconds(30),
@@ -132,6 +138,7 @@ public record CatalogWiring(
                         auth.ownTokens(database))
                     : null,
             PurgeEnvironment.queueOrNull(variables),
+            EventsEnvironment.queueOrNull(variables),
             env.credentialVendor(() -> DefaultCredentialsProvider.builder().build()),
             env.requestSigner(() -> DefaultCredentialsProvider.builder().build()),
             env.requestTimeout(),
@@ -149,6 +156,7 @@ public record CatalogWiring(
         CatalogApi.builder(parts.settings(), database, parts.storage())
             .authenticator(authenticator)
             .purgeQueue(parts.purgeQueue())
+            .eventRelayQueue(parts.eventRelayQueue())
             .tokens(parts.tokens().apply(database))
             .credentialVendor(
                 parts.credentialVendor() == null

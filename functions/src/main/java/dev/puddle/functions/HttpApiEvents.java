@@ -25,7 +25,8 @@ final class HttpApiEvents {
   /**
    * The core request of an event, or empty when no route matches. API Gateway gives the matched
    * route key and decoded path parameters; behind a catch-all route the decoded path is matched
-   * against the route table instead.
+   * against the route table instead. The request keeps API Gateway's request id, which the events
+   * of its changes carry.
    */
   static Optional<Request> toRequest(HttpApiEvent event) {
     Optional<RouteMatch> match =
@@ -42,7 +43,8 @@ final class HttpApiEvents {
                 m.pathParameters(),
                 orEmpty(event.queryStringParameters()),
                 lowerCaseKeys(orEmpty(event.headers())),
-                body(event)));
+                body(event),
+                event.requestContext() == null ? null : event.requestContext().requestId()));
   }
 
   /**

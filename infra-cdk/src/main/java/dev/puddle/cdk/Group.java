@@ -24,6 +24,10 @@ public enum Group {
   /** Long enough for many DeleteObjects pages; the handler stops starting work at 4/5 of it. */
   PURGE(null, "dev.puddle.functions.PurgeHandler", 1024, Duration.ofMinutes(5)),
   SWEEP(null, "dev.puddle.functions.PurgeSweepHandler", 512, Duration.ofMinutes(1)),
+  /** The change-event relay, fed by its queue of nudges. */
+  RELAY(null, "dev.puddle.functions.EventRelayHandler", 512, Duration.ofMinutes(1)),
+  /** The event sweep: lost nudges and retention, on the purge sweep's schedule. */
+  EVENT_SWEEP(null, "dev.puddle.functions.EventSweepHandler", 512, Duration.ofMinutes(1)),
   /** A paused lean cluster takes up to a few seconds to resume; migrations may take longer. */
   MIGRATE(
       FunctionGroup.MIGRATE, "dev.puddle.functions.MigrationHandler", 512, Duration.ofMinutes(5));

@@ -39,6 +39,7 @@ final class Monitoring extends Construct {
       Settings settings,
       Collection<PuddleFunction> functions,
       PurgeQueues queues,
+      EventRelayInfra events,
       CatalogHttpApi api,
       Metastore metastore) {
     super(scope, id);
@@ -60,6 +61,11 @@ final class Monitoring extends Construct {
         "DeadLetters",
         "A purge failed for good: its job's last-error tells why (see README, dead-letter queue)",
         queues.deadLetters().metricApproximateNumberOfMessagesVisible(options("Maximum")),
+        0);
+    alarm(
+        "EventRelayDeadLetters",
+        "The event relay is stuck: events wait unpublished (see docs/events.md, operations)",
+        events.deadLetters().metricApproximateNumberOfMessagesVisible(options("Maximum")),
         0);
     for (PuddleFunction function : functions) {
       alarm(

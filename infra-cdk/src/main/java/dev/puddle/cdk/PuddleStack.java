@@ -53,6 +53,7 @@ public final class PuddleStack extends Stack {
     Metastore metastore = new Metastore(this, "Metastore", settings, network);
     WarehouseBucket warehouse = new WarehouseBucket(this, "Warehouse", settings);
     PurgeQueues queues = new PurgeQueues(this, "PurgeQueues", settings);
+    EventRelayInfra events = new EventRelayInfra(this, "Events");
     CatalogHttpApi api = new CatalogHttpApi(this, "Http", settings);
     // An empty JWK set: the token function generates the first key into it (so no private key is
     // ever in a template). The template must keep this value: CloudFormation writes it over the
@@ -97,9 +98,14 @@ public final class PuddleStack extends Stack {
     for (Group group : Group.values()) {
       Map<EnvironmentVariable, String> environment =
           new EnumMap<>(group.servesApi() ? http : common);
+      if (group == Group.WRITE || group == Group.ADMIN || group == Group.EVENT_SWEEP) {
+        environment.put(EnvironmentVariable.EVENT_RELAY_QUEUE_URL, events.queue().getQueueUrl());
+      }
       switch (group) {
         case WRITE ->
             environment.put(EnvironmentVariable.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
+        case RELAY ->
+            environment.put(EnvironmentVariable.EVENT_BUS_NAME, events.bus().getEventBusName());
         case TOKEN ->
             environment.put(
                 EnvironmentVariable.TOKEN_SIGNING_SECRET_ARN, signingKey.getSecretArn());
@@ -145,6 +151,10 @@ public final class PuddleStack extends Stack {
     queues.queue().grantSendMessages(role(Group.WRITE));
     queues.queue().grantSendMessages(role(Group.PURGE));
     queues.queue().grantSendMessages(role(Group.SWEEP));
+    for (Group group : List.of(Group.WRITE, Group.ADMIN, Group.EVENT_SWEEP)) {
+      events.queue().grantSendMessages(role(group));
+    }
+    events.bus().grantPutEventsTo(role(Group.RELAY));
     signingKey.grantRead(role(Group.TOKEN));
     rootCredential.grantRead(role(Group.MIGRATE));
     // the first token request writes the first key; nothing else may change the secret
@@ -169,6 +179,21 @@ public final class PuddleStack extends Stack {
         .description("Puddle: re-send purge jobs whose message was never sent or was lost")
         .schedule(Schedule.rate(Duration.minutes(settings.sweepMinutes())))
         .targets(List.of(new LambdaFunction(functions.get(Group.SWEEP).function())))
+        .build();
+    functions
+        .get(Group.RELAY)
+        .function()
+        .addEventSource(
+            SqsEventSource.Builder.create(events.queue())
+                // one relay publishes at a time (its claim); nudges wait rather than pile up
+                .batchSize(10)
+                .reportBatchItemFailures(true)
+                .maxConcurrency(2)
+                .build());
+    Rule.Builder.create(this, "EventSweepSchedule")
+        .description("Puddle: nudge the event relay for events left waiting; delete expired events")
+        .schedule(Schedule.rate(Duration.minutes(settings.sweepMinutes())))
+        .targets(List.of(new LambdaFunction(functions.get(Group.EVENT_SWEEP).function())))
         .build();
     Rule.Builder.create(this, "KeepAlive")
         .description(
@@ -201,7 +226,8 @@ public final class PuddleStack extends Stack {
 
     WebConsole console = new WebConsole(this, "Console", settings, api);
 
-    new Monitoring(this, "Monitoring", settings, functions.values(), queues, api, metastore);
+    new Monitoring(
+        this, "Monitoring", settings, functions.values(), queues, events, api, metastore);
     Suppressions.apply(
         this,
         settings,
@@ -231,6 +257,14 @@ public final class PuddleStack extends Stack {
         .build();
     CfnOutput.Builder.create(this, "WarehouseBucketName")
         .value(warehouse.bucket().getBucketName())
+        .build();
+    CfnOutput.Builder.create(this, "EventBusName")
+        .description("The EventBridge bus catalog change events are published to (docs/events.md)")
+        .value(events.bus().getEventBusName())
+        .build();
+    CfnOutput.Builder.create(this, "ExampleTableCommitsQueueUrl")
+        .description("The example rule's queue: every table commit, as a CloudEvent")
+        .value(events.exampleTarget().getQueueUrl())
         .build();
     CfnOutput.Builder.create(this, "PurgeQueueUrl").value(queues.queue().getQueueUrl()).build();
     CfnOutput.Builder.create(this, "PurgeDeadLetterQueueUrl")

@@ -329,8 +329,8 @@ class PuddleStackTest {
 
   /**
    * The management API (warehouses, principals, roles, grants, purge job listings) lives in the
-   * metastore: the admin function reaches no object, queue, role or secret besides the metastore's
-   * login.
+   * metastore: the admin function reaches no object, role or secret besides the metastore's login,
+   * and no queue but the event relay's, which its changes nudge.
    */
   @ParameterizedTest
   @MethodSource("profiles")
@@ -348,8 +348,15 @@ class PuddleStackTest {
                     || action.startsWith("rds-db:")
                     || action.startsWith("rds-data:")
                     || action.equals("secretsmanager:GetSecretValue")
-                    || action.equals("secretsmanager:DescribeSecret"),
-            "logs, the metastore and its login");
+                    || action.equals("secretsmanager:DescribeSecret")
+                    || action.startsWith("sqs:SendMessage")
+                    || action.equals("sqs:GetQueueAttributes")
+                    || action.equals("sqs:GetQueueUrl"),
+            "logs, the metastore and its login, the event relay's queue");
+    assertThat(s.allowing(s.role(Group.ADMIN), "sqs:SendMessage"))
+        .allMatch(
+            statement -> getAtt(statement.get("Resource")).startsWith("EventsQueue"),
+            "the event relay's queue only");
   }
 
   /**
@@ -376,12 +383,16 @@ class PuddleStackTest {
             Group.READ.handler(),
             Group.MIGRATE.handler(),
             Group.PURGE.handler(),
-            Group.SWEEP.handler());
+            Group.SWEEP.handler(),
+            Group.RELAY.handler(),
+            Group.EVENT_SWEEP.handler());
     assertThat(groups.get(Group.READ.handler()))
         .containsExactlyInAnyOrder("read", "write", "sign", "token", "admin");
     assertThat(groups.get(Group.MIGRATE.handler())).containsExactly("migrate");
     assertThat(groups.get(Group.PURGE.handler())).containsExactly("(unset)");
     assertThat(groups.get(Group.SWEEP.handler())).containsExactly("(unset)");
+    assertThat(groups.get(Group.RELAY.handler())).containsExactly("(unset)");
+    assertThat(groups.get(Group.EVENT_SWEEP.handler())).containsExactly("(unset)");
   }
 
   @ParameterizedTest
@@ -398,7 +409,10 @@ class PuddleStackTest {
         assumers.add(group);
       }
     }
-    assertThat(senders).containsExactlyInAnyOrder(Group.WRITE, Group.PURGE, Group.SWEEP);
+    // the purge queue's senders, and those that nudge the event relay
+    assertThat(senders)
+        .containsExactlyInAnyOrder(
+            Group.WRITE, Group.PURGE, Group.SWEEP, Group.ADMIN, Group.EVENT_SWEEP);
     assertThat(assumers).containsExactlyInAnyOrder(Group.READ, Group.WRITE);
 
     String vending =
@@ -427,6 +441,9 @@ class PuddleStackTest {
     Map<String, Object> queue = null;
     String deadLetters = null;
     for (Map.Entry<String, Map<String, Object>> q : s.resources("AWS::SQS::Queue").entrySet()) {
+      if (!q.getKey().startsWith("PurgeQueues")) {
+        continue; // the event relay's queues
+      }
       Map<String, Object> properties = map(q.getValue().get("Properties"));
       if (properties.containsKey("RedrivePolicy")) {
         queue = properties;
@@ -448,10 +465,13 @@ class PuddleStackTest {
   void thePurgeFunctionReportsBatchItemFailuresWithBoundedConcurrency(Synthesized s) {
     Map<String, Object> mapping =
         map(
-            s.resources("AWS::Lambda::EventSourceMapping")
-                .values()
-                .iterator()
-                .next()
+            s.resources("AWS::Lambda::EventSourceMapping").values().stream()
+                .filter(
+                    m ->
+                        s.function(Group.PURGE)
+                            .equals(ref(map(m.get("Properties")).get("FunctionName"))))
+                .findFirst()
+                .orElseThrow()
                 .get("Properties"));
 
     assertThat(ref(mapping.get("FunctionName"))).isEqualTo(s.function(Group.PURGE));

@@ -110,6 +110,7 @@ public final class LocalTwin implements AutoCloseable {
   private final LocalS3 s3;
   private final Database.ConnectionFactory connections;
   private final LocalPurge purge;
+  private final LocalEvents events;
   private final Database database;
   private final Storage storage;
   private final CredentialVendor vendor;
@@ -123,6 +124,7 @@ public final class LocalTwin implements AutoCloseable {
       LocalS3 s3,
       Database.ConnectionFactory connections,
       LocalPurge purge,
+      LocalEvents events,
       Database database,
       Storage storage,
       CredentialVendor vendor,
@@ -134,6 +136,7 @@ public final class LocalTwin implements AutoCloseable {
     this.s3 = s3;
     this.connections = connections;
     this.purge = purge;
+    this.events = events;
     this.database = database;
     this.storage = storage;
     this.vendor = vendor;
@@ -165,6 +168,7 @@ public final class LocalTwin implements AutoCloseable {
     LocalS3 s3 = null;
     Database.ConnectionFactory connections = null;
     LocalPurge purge = null;
+    LocalEvents events = null;
     try {
       s3 = LocalS3.start(data.resolve("s3"), options.bind(), options.s3Port());
       s3.ensureBucket(BUCKET);
@@ -180,6 +184,7 @@ public final class LocalTwin implements AutoCloseable {
               s3.endpoint(), LocalS3.REGION, LocalS3.ACCESS_KEY_ID, LocalS3.SECRET_ACCESS_KEY);
       purge =
           LocalPurge.start(options.bind(), options.sqsPort(), options.purge(), database, storage);
+      events = LocalEvents.start(purge.sqs(), options.purge(), database);
       TokenIssuer.Settings tokenSettings =
           new TokenIssuer.Settings(
               TokenIssuer.Settings.DEFAULT_ISSUER,
@@ -208,6 +213,7 @@ public final class LocalTwin implements AutoCloseable {
                           new Principals(catalogDatabase),
                           ownTokens(tokenSettings, catalogDatabase)),
                   purge.queue(),
+                  events.queue(),
                   vendor,
                   s3.requestSigner(),
                   options.requestLog()));
@@ -220,6 +226,7 @@ public final class LocalTwin implements AutoCloseable {
           s3,
           connections,
           purge,
+          events,
           database,
           storage,
           vendor,
@@ -228,12 +235,14 @@ public final class LocalTwin implements AutoCloseable {
           inFlight,
           root);
     } catch (IOException e) {
+      closeQuietly(events);
       closeQuietly(purge);
       closeQuietly(connections);
       closeQuietly(s3);
       postgres.close();
       throw new UncheckedIOException(e);
     } catch (RuntimeException e) {
+      closeQuietly(events);
       closeQuietly(purge);
       closeQuietly(connections);
       closeQuietly(s3);
@@ -281,6 +290,11 @@ public final class LocalTwin implements AutoCloseable {
 
   public String s3Endpoint() {
     return s3.endpoint();
+  }
+
+  /** The event relay: its queue, and the queue its CloudEvents are published to. */
+  public LocalEvents events() {
+    return events;
   }
 
   /** The purge queue, its dead-letter queue and the SQS server they live on. */
@@ -336,6 +350,7 @@ public final class LocalTwin implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     http.close();
+    closeQuietly(events);
     closeQuietly(purge);
     handler.close();
     database.close();

@@ -94,7 +94,7 @@ class DataApiCostTest {
   }
 
   @Test
-  void loadTableIsOneCallAndACommitSix() {
+  void loadTableIsOneCallAndACommitSeven() {
     TableIdentifier id = TableIdentifier.of(NAMESPACE, "small");
     catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned());
 
@@ -105,9 +105,10 @@ class DataApiCostTest {
     // the caller's access (AccessQuery) and the table's row, current metadata JSON included
     assertThat(load.total()).isEqualTo(1);
     // the caller's access and the current row in one statement (autocommit), then a transaction
-    // of its own: SET LOCAL statement_timeout (the request's deadline), the row locked, the swap
+    // of its own: SET LOCAL statement_timeout (the request's deadline), the row locked, the swap,
+    // the commit's event
     assertThat(commit.byOperation())
-        .containsEntry(Operation.EXECUTE_STATEMENT, 4L)
+        .containsEntry(Operation.EXECUTE_STATEMENT, 5L)
         .containsEntry(Operation.BEGIN_TRANSACTION, 1L)
         .containsEntry(Operation.COMMIT_TRANSACTION, 1L);
     assertThat(catalog.loadTable(id).properties()).containsEntry("k", "v");
@@ -124,7 +125,7 @@ class DataApiCostTest {
       // the key claimed (autocommit), marked applied in the commit's transaction, and the
       // response recorded (autocommit)
       assertThat(commit.byOperation())
-          .containsEntry(Operation.EXECUTE_STATEMENT, 7L)
+          .containsEntry(Operation.EXECUTE_STATEMENT, 8L)
           .containsEntry(Operation.BEGIN_TRANSACTION, 1L)
           .containsEntry(Operation.COMMIT_TRANSACTION, 1L);
     }

@@ -18,8 +18,8 @@ import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.auth.TokenIssuer;
 import dev.puddle.core.auth.TrustedIssuer;
+import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Database;
-import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouse;
@@ -286,6 +286,18 @@ class EventSamplesTest {
     expectNoContent(replay("renameTable"));
     expectNoContent(replay("dropTable"));
 
+    // the feed, as the sample filters it: the table's commits (one of them in the transaction)
+    // and its rename, in commit order, each with its request's id
+    Answer feed = replay("queryEvents");
+    expect(feed, 200);
+    assertThat(feed.body().get("events"))
+        .extracting(e -> e.at("/operation/operation-type").asText())
+        .containsExactly("update-table", "update-table", "rename-table");
+    assertThat(feed.body().at("/events/0/request-id").asText())
+        .isEqualTo(sample("updateTable").at("/requestContext/requestId").asText());
+    assertThat(feed.body().at("/events/2/operation/table-uuid").asText()).isEqualTo(tableUuid);
+    assertThat(feed.body().get("continuation-token").asText()).isNotBlank();
+
     // the story's drops keep their files: the warehouse has no purge job
     Answer purgeJobs = replay("listPurgeJobs");
     expect(purgeJobs, 200);
@@ -446,9 +458,9 @@ class EventSamplesTest {
   void aTwoLevelNamespaceArrivesWithTheRawSeparator() {
     Warehouse target = new Warehouses(TestTwin.get().database()).get(LocalTwin.REALM, warehouse);
     Namespaces namespaces = new Namespaces(TestTwin.get().database());
-    namespaces.create(target, Namespace.of("sales"), Map.of(), IdempotencyMark.NONE);
+    namespaces.create(target, Namespace.of("sales"), Map.of(), Change.NONE);
     namespaces.create(
-        target, Namespace.of("sales", "eu"), Map.of("region", "eu-west-1"), IdempotencyMark.NONE);
+        target, Namespace.of("sales", "eu"), Map.of("region", "eu-west-1"), Change.NONE);
 
     Answer answer = send(sample("loadNamespaceMetadata"));
 

@@ -72,6 +72,19 @@ final class Grantee {
     }
   }
 
+  /** Grants {@code privilege} on one namespace (a single level) only. */
+  void grantOn(String namespace, Privilege privilege) {
+    admin(
+        Route.ADD_GRANT,
+        grantPath(),
+        "{\"grant\":{\"type\":\"namespace\",\"namespace\":[\""
+            + namespace
+            + "\"],\"privilege\":\""
+            + privilege
+            + "\"}}",
+        204);
+  }
+
   void revoke(Privilege... privileges) {
     for (Privilege privilege : privileges) {
       admin(Route.REVOKE_GRANT, grantPath(), grant(privilege), 204);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.contract.Route;
 import dev.puddle.core.auth.RootCaller;
@@ -27,6 +28,9 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.CallableStatement;
 import java.sql.Connection;
@@ -190,8 +194,10 @@ class OperationCostTest {
       //  7. SELECT a table or view whose location overlaps the new one
       //  8. SELECT a namespace whose location overlaps the new one
       //  9. INSERT INTO catalog_object
+      // 10. WITH feed_lock … INSERT INTO catalog_event (the change's event, under its feed's lock)
       assertThat(create.s3Kinds()).as(create.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
-      assertThat(create.sql()).as(create.describe()).hasSize(9);
+      assertThat(create.sql()).as(create.describe()).hasSize(10);
+      assertThat(create.sql().get(9)).startsWith("WITH feed_lock");
       assertThat(create.sql().get(0)).contains("FROM caller_access(");
       assertThat(create.sql().get(3)).startsWith("SET LOCAL statement_timeout");
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
@@ -203,7 +209,7 @@ class OperationCostTest {
       assertThat(load.sql().get(0)).contains("FROM caller_access_and_object(");
 
       // commit: exactly one S3 request, the PUT of the new metadata.json; no GET, no HEAD.
-      // Four SQL statements, five round trips:
+      // Five SQL statements, six round trips:
       //  1. SELECT * FROM caller_access_and_object(…) (the caller's access and the table's row,
       //     its metadata left out: this environment parsed that version), autocommit; the
       //     requirements are checked against it
@@ -212,16 +218,18 @@ class OperationCostTest {
       //  3. SELECT catalog_object … FOR UPDATE (the row locked: still that version?)
       //  4. UPDATE catalog_object SET metadata_location, metadata … WHERE id = ? AND
       //     metadata_location = ? (the swap)
+      //  5. WITH feed_lock … INSERT INTO catalog_event (the commit's event)
       // The response is built from the committed metadata, with no second SELECT.
       assertThat(commit.s3Kinds()).as(commit.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
       assertThat(commit.s3().getFirst().target()).endsWith(".metadata.json");
-      assertThat(commit.sql()).as(commit.describe()).hasSize(4);
+      assertThat(commit.sql()).as(commit.describe()).hasSize(5);
       assertThat(commit.sql().get(0)).contains("FROM caller_access_and_object(");
       assertThat(commit.sql().get(1)).startsWith("SET LOCAL statement_timeout");
       assertThat(commit.sql().get(2)).contains("FOR UPDATE");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
+      assertThat(commit.sql().get(4)).startsWith("WITH feed_lock");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
-      assertThat(commit.roundTrips()).isEqualTo(5);
+      assertThat(commit.roundTrips()).isEqualTo(6);
       assertThat(load.roundTrips()).isEqualTo(1);
 
       // however many loads the client adds around its commit, they cost S3 nothing
@@ -245,6 +253,67 @@ class OperationCostTest {
           .extracting(S3Request::kind)
           .containsExactly(S3Kind.HEAD, S3Kind.GET, S3Kind.LIST);
     }
+  }
+
+  /**
+   * A page of the change-event feed is one query after the access read, whatever the filters and
+   * the page: two index range scans in id order ({@code catalog_event_feed} on the warehouse and
+   * the id, {@code catalog_event_realm_feed} for the realm's management events), merged and cut at
+   * the page size. The next page, from the continuation token, costs the same.
+   */
+  @Test
+  void aPageOfEventsIsOneIndexedQuery() throws Exception {
+    String warehouse = TestTwin.newWarehouse("cost-events");
+    TableIdentifier identifier = TableIdentifier.of(Namespace.of("sales"), "orders");
+    try (RESTCatalog catalog = client(warehouse)) {
+      catalog.createNamespace(identifier.namespace());
+      Table table =
+          catalog.createTable(
+              identifier, new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
+      table.updateProperties().set("owner", "sales").commit();
+    }
+    handler.clear();
+    // the realm's management events (other tests' warehouses) are left out by type
+    JsonNode first =
+        queryEvents(warehouse, "{\"page-size\":2,\"object-types\":[\"namespace\",\"table\"]}");
+    Call firstPage = handler.only(Route.QUERY_EVENTS);
+    handler.clear();
+    JsonNode second =
+        queryEvents(
+            warehouse,
+            "{\"page-size\":2,\"continuation-token\":\""
+                + first.get("continuation-token").asText()
+                + "\",\"object-types\":[\"table\"]}");
+    Call secondPage = handler.only(Route.QUERY_EVENTS);
+    System.out.println(firstPage.line("queryEvents, first page"));
+    System.out.println(secondPage.line("queryEvents, next page"));
+
+    assertThat(first.get("events"))
+        .extracting(e -> e.at("/operation/operation-type").asText())
+        .containsExactly("create-namespace", "create-table");
+    assertThat(second.get("events"))
+        .extracting(e -> e.at("/operation/operation-type").asText())
+        .containsExactly("update-table");
+    for (Call page : List.of(firstPage, secondPage)) {
+      assertThat(page.sql()).as(page.describe()).hasSize(2);
+      assertThat(page.sql().get(0)).contains("FROM caller_access(");
+      assertThat(page.sql().get(1)).startsWith("SELECT * FROM ((SELECT id");
+      assertThat(page.s3()).isEmpty();
+      assertThat(page.commits()).isZero();
+    }
+  }
+
+  private static JsonNode queryEvents(String warehouse, String body) throws Exception {
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.uri() + "/v1/" + warehouse + "/events"))
+                    .header("content-type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return JSON.readTree(response.body());
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.puddle.core.access;
 
 import dev.puddle.contract.Route;
 import dev.puddle.core.api.Request;
+import dev.puddle.core.events.CatalogObjectType;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.rest.requests.ReportMetricsRequest;
@@ -159,6 +161,31 @@ public final class AccessPolicy {
       case LOAD_VIEW, VIEW_EXISTS -> Optional.of(Operation.TABLE_EXISTS);
       case LOAD_TABLE, TABLE_EXISTS -> Optional.of(Operation.VIEW_EXISTS);
       default -> Optional.empty();
+    };
+  }
+
+  /**
+   * Whether an event of the feed is shown to the caller: one of a table, view or namespace if the
+   * caller may list that object, a management change ({@code type} null) if it manages access.
+   */
+  public static boolean showsEvent(
+      CallerAccess access, CatalogObjectType type, Namespace namespace, String name) {
+    if (type == null) {
+      return allows(Operation.SHOW_MANAGEMENT_EVENT, access, Targets.catalog());
+    }
+    return switch (type) {
+      case TABLE ->
+          allows(
+              Operation.SHOW_TABLE_EVENT,
+              access,
+              Targets.object(TableIdentifier.of(namespace, name)));
+      case VIEW ->
+          allows(
+              Operation.SHOW_VIEW_EVENT,
+              access,
+              Targets.object(TableIdentifier.of(namespace, name)));
+      case NAMESPACE ->
+          allows(Operation.SHOW_NAMESPACE_EVENT, access, Targets.namespace(namespace));
     };
   }
 

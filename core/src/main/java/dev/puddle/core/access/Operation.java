@@ -126,6 +126,16 @@ public enum Operation {
       allOf(holds(Privilege.VIEW_DROP, VIEW), holds(Privilege.VIEW_CREATE, DESTINATION_NAMESPACE)),
       Route.RENAME_VIEW),
 
+  QUERY_EVENTS(catalogRole(), Route.QUERY_EVENTS),
+  /** An event of a table is shown to a caller that may list the table… */
+  SHOW_TABLE_EVENT(Kind.SHOW, holds(Privilege.TABLE_LIST, TABLE), Route.QUERY_EVENTS),
+  /** …of a view, to one that may list the view… */
+  SHOW_VIEW_EVENT(Kind.SHOW, holds(Privilege.VIEW_LIST, VIEW), Route.QUERY_EVENTS),
+  /** …of a namespace, to one that can see the namespace… */
+  SHOW_NAMESPACE_EVENT(Kind.SHOW, sees(NAMESPACE), Route.QUERY_EVENTS),
+  /** …and a management change, to one that manages the warehouse's access. */
+  SHOW_MANAGEMENT_EVENT(Kind.SHOW, manageAccess(), Route.QUERY_EVENTS),
+
   LIST_PURGE_JOBS(holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.LIST_PURGE_JOBS),
   LIST_DROPPED_OBJECTS(
       holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.LIST_DROPPED_OBJECTS),

@@ -5,7 +5,8 @@ import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.CatalogObjects.Swap;
-import dev.puddle.core.metastore.IdempotencyMark;
+import dev.puddle.core.metastore.Change;
+import dev.puddle.core.metastore.ChangeEvent;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.Map;
 import java.util.UUID;
@@ -32,7 +33,7 @@ final class ObjectCommitter {
   private final Kind kind;
   private final CatalogObjects objects;
   private final FileIO io;
-  private final IdempotencyMark mark;
+  private final Change change;
 
   ObjectCommitter(
       Warehouse warehouse,
@@ -40,13 +41,13 @@ final class ObjectCommitter {
       Kind kind,
       CatalogObjects objects,
       FileIO io,
-      IdempotencyMark mark) {
+      Change change) {
     this.warehouse = warehouse;
     this.identifier = identifier;
     this.kind = kind;
     this.objects = objects;
     this.io = io;
-    this.mark = mark;
+    this.change = change;
   }
 
   /** The object's current row, or null if no object of this kind has this name. */
@@ -78,21 +79,27 @@ final class ObjectCommitter {
 
   /**
    * Records {@code metadataLocation} as the object's current metadata: creates the object when
-   * {@code current} is null, else swaps its pointer from {@code current}. Returns the new row.
+   * {@code current} is null, else swaps its pointer from {@code current}, recording {@code event}
+   * in the same transaction. Returns the new row.
    */
   CatalogObject commit(
       CatalogObject current,
       boolean registering,
       String location,
       String metadataLocation,
-      String metadataJson) {
+      String metadataJson,
+      ChangeEvent event) {
     return current == null
-        ? create(location, !registering, metadataLocation, metadataJson)
-        : swap(current, location, metadataLocation, metadataJson);
+        ? create(location, !registering, metadataLocation, metadataJson, event)
+        : swap(current, location, metadataLocation, metadataJson, event);
   }
 
   private CatalogObject create(
-      String location, boolean ownsLocation, String metadataLocation, String metadataJson) {
+      String location,
+      boolean ownsLocation,
+      String metadataLocation,
+      String metadataJson,
+      ChangeEvent event) {
     CatalogObject row =
         new CatalogObject(
             UUID.randomUUID(),
@@ -103,7 +110,7 @@ final class ObjectCommitter {
             metadataLocation,
             metadataJson);
     try {
-      objects.create(warehouse, row, mark);
+      objects.create(warehouse, row, event, change);
       return row;
     } catch (CommitStateUnknownException e) {
       throw e; // the row may exist: keep its metadata file
@@ -116,12 +123,18 @@ final class ObjectCommitter {
   }
 
   private CatalogObject swap(
-      CatalogObject current, String location, String metadataLocation, String metadataJson) {
+      CatalogObject current,
+      String location,
+      String metadataLocation,
+      String metadataJson,
+      ChangeEvent event) {
     boolean swapped;
     try {
       swapped =
           objects.swap(
-              warehouse, new Swap(current, location, metadataLocation, metadataJson), mark);
+              warehouse,
+              new Swap(current, location, metadataLocation, metadataJson, event),
+              change);
     } catch (CommitStateUnknownException e) {
       throw e; // the pointer may have moved to the new file: keep it
     } catch (RuntimeException e) {

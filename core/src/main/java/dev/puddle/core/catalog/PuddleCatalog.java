@@ -1,8 +1,9 @@
 package dev.puddle.core.catalog;
 
+import dev.puddle.core.events.CatalogEvents;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
-import dev.puddle.core.metastore.IdempotencyMark;
+import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Page;
 import dev.puddle.core.metastore.Warehouse;
@@ -46,16 +47,14 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   private final FileIO io;
   private final PurgeOutbox purges;
   private final VersionCache<TableMetadata> parsed;
-  private final IdempotencyMark mark;
-  private final String principal;
+  private final Change change;
 
   /** The JSON of each table metadata file this catalog's commits stored, by its location. */
   private final Map<String, String> committedJson = new HashMap<>();
 
   /**
    * @param parsed the execution environment's parsed table metadata, shared by its requests
-   * @param mark what each change of the request writes in its own transaction
-   * @param principal the caller, whom a drop records as the one who dropped the object
+   * @param change what each change of the request writes in its own transaction
    */
   public PuddleCatalog(
       Warehouse warehouse,
@@ -64,16 +63,14 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
       FileIO io,
       PurgeOutbox purges,
       VersionCache<TableMetadata> parsed,
-      IdempotencyMark mark,
-      String principal) {
+      Change change) {
     this.warehouse = warehouse;
     this.namespaces = namespaces;
     this.objects = objects;
     this.io = io;
     this.purges = purges;
     this.parsed = parsed;
-    this.mark = mark;
-    this.principal = principal;
+    this.change = change;
   }
 
   @Override
@@ -103,17 +100,17 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   @Override
   protected PuddleTableOperations newTableOps(TableIdentifier identifier) {
     return new PuddleTableOperations(
-        warehouse, identifier, objects, io, parsed, mark, committedJson);
+        warehouse, identifier, objects, io, parsed, change, committedJson);
   }
 
   @Override
   protected ViewOperations newViewOps(TableIdentifier identifier) {
-    return new PuddleViewOperations(warehouse, identifier, objects, io, mark);
+    return new PuddleViewOperations(warehouse, identifier, objects, io, change);
   }
 
   /** What a multi-table commit of this catalog's warehouse needs. */
   public TransactionCommit transactionCommit() {
-    return new TransactionCommit(warehouse, objects, io, parsed, mark);
+    return new TransactionCommit(warehouse, objects, io, parsed, change);
   }
 
   /**
@@ -174,7 +171,8 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
         metadata.location(),
         checked,
         TableMetadataParser.toJson(metadata),
-        mark);
+        CatalogEvents.registerTable(warehouse, identifier, metadata, checked),
+        change);
     return loadTable(identifier);
   }
 
@@ -220,7 +218,7 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
 
   private boolean drop(TableIdentifier identifier, Kind kind, boolean purge) {
     Optional<CatalogObjects.Dropped> dropped =
-        objects.drop(warehouse, identifier, kind, purge, principal, mark);
+        objects.drop(warehouse, identifier, kind, purge, change);
     dropped
         .filter(CatalogObjects.Dropped::purgeQueued)
         .map(CatalogObjects.Dropped::id)
@@ -230,17 +228,17 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
 
   @Override
   public void renameTable(TableIdentifier from, TableIdentifier to) {
-    objects.rename(warehouse, from, to, Kind.TABLE, mark);
+    objects.rename(warehouse, from, to, Kind.TABLE, change);
   }
 
   @Override
   public void renameView(TableIdentifier from, TableIdentifier to) {
-    objects.rename(warehouse, from, to, Kind.VIEW, mark);
+    objects.rename(warehouse, from, to, Kind.VIEW, change);
   }
 
   @Override
   public void createNamespace(Namespace namespace, Map<String, String> metadata) {
-    namespaces.create(warehouse, namespace, metadata, mark);
+    namespaces.create(warehouse, namespace, metadata, change);
   }
 
   @Override
@@ -260,19 +258,19 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
 
   @Override
   public boolean dropNamespace(Namespace namespace) {
-    return namespaces.drop(warehouse, namespace, mark);
+    return namespaces.drop(warehouse, namespace, change);
   }
 
   @Override
   public boolean setProperties(Namespace namespace, Map<String, String> properties) {
-    namespaces.updateProperties(warehouse, namespace, properties, Set.of(), mark);
+    namespaces.updateProperties(warehouse, namespace, properties, Set.of(), change);
     return true;
   }
 
   @Override
   public boolean removeProperties(Namespace namespace, Set<String> properties) {
     return !namespaces
-        .updateProperties(warehouse, namespace, Map.of(), properties, mark)
+        .updateProperties(warehouse, namespace, Map.of(), properties, change)
         .removed()
         .isEmpty();
   }

@@ -1,10 +1,12 @@
 package dev.puddle.core.catalog;
 
 import dev.puddle.core.api.RequestScope;
+import dev.puddle.core.events.CatalogEvents;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
-import dev.puddle.core.metastore.IdempotencyMark;
+import dev.puddle.core.metastore.Change;
+import dev.puddle.core.metastore.ChangeEvent;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.Map;
 import java.util.Optional;
@@ -35,7 +37,7 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
   private final ObjectCommitter committer;
   private final FileIO io;
   private final VersionCache<TableMetadata> parsed;
-  private final IdempotencyMark mark;
+  private final Change change;
 
   /** The JSON of each metadata file this request's commits stored, by its location. */
   private final Map<String, String> committedJson;
@@ -60,15 +62,15 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
       CatalogObjects objects,
       FileIO io,
       VersionCache<TableMetadata> parsed,
-      IdempotencyMark mark,
+      Change change,
       Map<String, String> committedJson) {
     this.warehouse = warehouse;
     this.identifier = identifier;
     this.objects = objects;
-    this.committer = new ObjectCommitter(warehouse, identifier, Kind.TABLE, objects, io, mark);
+    this.committer = new ObjectCommitter(warehouse, identifier, Kind.TABLE, objects, io, change);
     this.io = io;
     this.parsed = parsed;
-    this.mark = mark;
+    this.change = change;
     this.committedJson = committedJson;
   }
 
@@ -81,7 +83,7 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
       VersionCache<TableMetadata> parsed) {
     PuddleTableOperations ops =
         new PuddleTableOperations(
-            warehouse, row.identifier(), objects, io, parsed, IdempotencyMark.NONE, Map.of());
+            warehouse, row.identifier(), objects, io, parsed, Change.NONE, Map.of());
     ops.startFrom(row);
     return ops;
   }
@@ -118,15 +120,15 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
   }
 
   /**
-   * Commits the metadata {@code change} computes from the table's current metadata, under the
+   * Commits the metadata {@code update} computes from the table's current metadata, under the
    * table's row lock: the row is locked in the commit's transaction (this environment's version of
    * it read without its metadata), the operations move to the version locked if another commit
-   * landed meanwhile, and {@code change} sees that version. The new metadata file, named and
+   * landed meanwhile, and {@code update} sees that version. The new metadata file, named and
    * written by iceberg-core into memory, uploads while the pointer's statements run; the
    * transaction commits once it is written, and the file is deleted if the commit certainly failed.
-   * Returns the committed metadata, or the current one if {@code change} changes nothing.
+   * Returns the committed metadata, or the current one if {@code update} changes nothing.
    */
-  Committed commitLocked(UnaryOperator<TableMetadata> change) {
+  Committed commitLocked(UnaryOperator<TableMetadata> update) {
     String based = currentMetadataLocation();
     TableMetadata[] unchanged = {null};
     try {
@@ -138,7 +140,7 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
             known = locked;
             // no read, no parse if the row is still at the version held
             TableMetadata current = refresh();
-            TableMetadata updated = change.apply(current);
+            TableMetadata updated = update.apply(current);
             if (updated.changes().isEmpty()) {
               unchanged[0] = current;
               return null;
@@ -146,7 +148,7 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
             return stageSwap(updated);
           },
           this::awaitUpload,
-          mark);
+          this.change);
     } catch (CommitStateUnknownException e) {
       throw e; // the pointer may have moved to the new file: keep it
     } catch (RuntimeException e) {
@@ -185,7 +187,12 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
             location,
             json);
     staged = new Staged(next, metadata, upload);
-    return new CatalogObjects.Swap(row, metadata.location(), location, json);
+    return new CatalogObjects.Swap(
+        row,
+        metadata.location(),
+        location,
+        json,
+        CatalogEvents.updateTable(warehouse, identifier, metadata, location));
   }
 
   private void awaitUpload() {
@@ -304,7 +311,12 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     String metadataLocation = writeNewMetadataIfRequired(true, metadata);
     String json = TableMetadataParser.toJson(metadata);
     committedJson.put(metadataLocation, json);
+    ChangeEvent event =
+        registering
+            ? CatalogEvents.registerTable(warehouse, identifier, metadata, metadataLocation)
+            : CatalogEvents.createTable(warehouse, identifier, metadata, metadataLocation);
     keepCommitted(
-        committer.commit(null, registering, metadata.location(), metadataLocation, json), metadata);
+        committer.commit(null, registering, metadata.location(), metadataLocation, json, event),
+        metadata);
   }
 }

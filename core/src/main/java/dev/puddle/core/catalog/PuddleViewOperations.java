@@ -1,10 +1,12 @@
 package dev.puddle.core.catalog;
 
 import dev.puddle.core.api.RequestScope;
+import dev.puddle.core.events.CatalogEvents;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
-import dev.puddle.core.metastore.IdempotencyMark;
+import dev.puddle.core.metastore.Change;
+import dev.puddle.core.metastore.ChangeEvent;
 import dev.puddle.core.metastore.Warehouse;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchViewException;
@@ -15,6 +17,7 @@ import org.apache.iceberg.view.ViewMetadataParser;
 
 /** A view's metadata in the metastore; the counterpart of {@link PuddleTableOperations}. */
 final class PuddleViewOperations extends BaseViewOperations {
+  private final Warehouse warehouse;
   private final TableIdentifier identifier;
   private final ObjectCommitter committer;
   private final FileIO io;
@@ -27,9 +30,10 @@ final class PuddleViewOperations extends BaseViewOperations {
       TableIdentifier identifier,
       CatalogObjects objects,
       FileIO io,
-      IdempotencyMark mark) {
+      Change change) {
+    this.warehouse = warehouse;
     this.identifier = identifier;
-    this.committer = new ObjectCommitter(warehouse, identifier, Kind.VIEW, objects, io, mark);
+    this.committer = new ObjectCommitter(warehouse, identifier, Kind.VIEW, objects, io, change);
     this.io = io;
   }
 
@@ -69,12 +73,18 @@ final class PuddleViewOperations extends BaseViewOperations {
     boolean registering = base == null && metadata.metadataFileLocation() != null;
     committer.checkLocation(current, registering, metadata.location(), metadata.properties());
     String metadataLocation = writeNewMetadataIfRequired(metadata);
+    // the proposal has no register-view: a registered view is created, as far as the feed goes
+    ChangeEvent event =
+        current == null
+            ? CatalogEvents.createView(warehouse, identifier, metadata, metadataLocation)
+            : CatalogEvents.updateView(warehouse, identifier, metadata, metadataLocation);
     known =
         committer.commit(
             current,
             registering,
             metadata.location(),
             metadataLocation,
-            ViewMetadataParser.toJson(metadata));
+            ViewMetadataParser.toJson(metadata),
+            event);
   }
 }

@@ -1,10 +1,11 @@
 package dev.puddle.core.catalog;
 
 import dev.puddle.core.api.RequestScope;
+import dev.puddle.core.events.CatalogEvents;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.CatalogObjects.Swap;
-import dev.puddle.core.metastore.IdempotencyMark;
+import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,19 +31,19 @@ public final class TransactionCommit {
   private final CatalogObjects objects;
   private final FileIO io;
   private final VersionCache<TableMetadata> parsed;
-  private final IdempotencyMark mark;
+  private final Change change;
 
   TransactionCommit(
       Warehouse warehouse,
       CatalogObjects objects,
       FileIO io,
       VersionCache<TableMetadata> parsed,
-      IdempotencyMark mark) {
+      Change change) {
     this.warehouse = warehouse;
     this.objects = objects;
     this.io = io;
     this.parsed = parsed;
-    this.mark = mark;
+    this.change = change;
   }
 
   /** Commits a request its endpoint validated ({@link CommitTransactionRequest#validate}). */
@@ -59,7 +60,7 @@ public final class TransactionCommit {
 
     List<String> written = new ArrayList<>();
     try {
-      objects.swapAll(warehouse, identifiers, locked -> apply(request, locked, written), mark);
+      objects.swapAll(warehouse, identifiers, locked -> apply(request, locked, written), change);
     } catch (CommitStateUnknownException e) {
       throw e; // the database transaction may or may not have committed: keep the files
     } catch (RuntimeException e) {
@@ -101,7 +102,8 @@ public final class TransactionCommit {
               rows.get(entry.getKey()),
               metadata.location(),
               metadataLocation,
-              TableMetadataParser.toJson(metadata)));
+              TableMetadataParser.toJson(metadata),
+              CatalogEvents.updateTable(warehouse, entry.getKey(), metadata, metadataLocation)));
     }
     return swaps;
   }

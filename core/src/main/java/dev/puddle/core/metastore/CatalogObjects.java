@@ -1,5 +1,6 @@
 package dev.puddle.core.metastore;
 
+import dev.puddle.core.events.CatalogEvents;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -162,14 +163,15 @@ public final class CatalogObjects {
   }
 
   /**
-   * Inserts a new object. An object that owns its location is checked for overlaps under the
-   * warehouse's location lock.
+   * Inserts a new object, recording {@code event}. An object that owns its location is checked for
+   * overlaps under the warehouse's location lock.
    */
-  public void create(Warehouse warehouse, CatalogObject object, IdempotencyMark mark) {
+  public void create(Warehouse warehouse, CatalogObject object, ChangeEvent event, Change change) {
     database.transaction(
-        mark,
-        connection -> {
+        change,
+        (connection, events) -> {
           insert(connection, warehouse, object);
+          events.add(event);
           return null;
         });
   }
@@ -229,38 +231,48 @@ public final class CatalogObjects {
    * false when another commit got there first (or the object is gone), in which case nothing
    * changed.
    */
-  public boolean swap(Warehouse warehouse, Swap swap, IdempotencyMark mark) {
+  public boolean swap(Warehouse warehouse, Swap swap, Change change) {
     // a transaction even for one UPDATE: its statement timeout is cancelled by the server at the
     // request's deadline, so a commit never lands after its response said it failed, and an
     // idempotency key is marked applied in the same transaction
-    return database.transaction(mark, connection -> swap(connection, warehouse, swap));
+    return database.transaction(
+        change,
+        (connection, events) -> {
+          boolean swapped = swap(connection, warehouse, swap);
+          if (swapped) {
+            events.add(swap.event());
+          }
+          return swapped;
+        });
   }
 
   /**
    * Locks the table's row ({@code SELECT … FOR UPDATE}; its metadata JSON left out if its metadata
-   * location is {@code knownLocation}) and, in the same transaction, makes the swap {@code change}
-   * computes from the locked row (none if it gives null), runs {@code beforeCommit}, and commits.
-   * While the row is locked no other commit moves its pointer: concurrent commits to the table wait
-   * for one another here instead of racing to the compare-and-swap.
+   * location is {@code knownLocation}) and, in the same transaction, makes the swap {@code changes}
+   * computes from the locked row (none if it gives null) and records its event, runs {@code
+   * beforeCommit}, and commits. While the row is locked no other commit moves its pointer:
+   * concurrent commits to the table wait for one another here instead of racing to the
+   * compare-and-swap.
    */
   public void swapLocked(
       Warehouse warehouse,
       TableIdentifier table,
       String knownLocation,
-      Function<CatalogObject, Swap> change,
+      Function<CatalogObject, Swap> changes,
       Runnable beforeCommit,
-      IdempotencyMark mark) {
+      Change change) {
     Lookup lookup = new Lookup(warehouse.id(), table, knownLocation);
     database.transaction(
-        mark,
-        connection -> {
+        change,
+        (connection, events) -> {
           CatalogObject locked =
               findLocked(connection, lookup)
                   .filter(o -> o.kind() == Kind.TABLE)
                   .orElseThrow(() -> doesNotExist(Kind.TABLE, table));
-          Swap swap = change.apply(locked);
+          Swap swap = changes.apply(locked);
           if (swap != null) {
             swapHeld(connection, warehouse, swap);
+            events.add(swap.event());
           }
           beforeCommit.run();
           return null;
@@ -301,9 +313,16 @@ public final class CatalogObjects {
     }
   }
 
-  /** A pointer swap: from the metadata {@code current} was read with to the new metadata. */
+  /**
+   * A pointer swap: from the metadata {@code current} was read with to the new metadata, and the
+   * event it records once made.
+   */
   public record Swap(
-      CatalogObject current, String location, String metadataLocation, String metadataJson) {}
+      CatalogObject current,
+      String location,
+      String metadataLocation,
+      String metadataJson,
+      ChangeEvent event) {}
 
   /** Computes the swaps of a transaction from the rows it locked. */
   @FunctionalInterface
@@ -317,15 +336,12 @@ public final class CatalogObjects {
    * the same database transaction: all land or none.
    */
   public void swapAll(
-      Warehouse warehouse,
-      List<TableIdentifier> tables,
-      LockedChanges changes,
-      IdempotencyMark mark) {
+      Warehouse warehouse, List<TableIdentifier> tables, LockedChanges changes, Change change) {
     List<TableIdentifier> ordered =
         tables.stream().distinct().sorted(CatalogObjects::compare).toList();
     database.transaction(
-        mark,
-        connection -> {
+        change,
+        (connection, events) -> {
           List<CatalogObject> locked = new ArrayList<>();
           for (TableIdentifier identifier : ordered) {
             locked.add(
@@ -335,6 +351,7 @@ public final class CatalogObjects {
           }
           for (Swap swap : changes.apply(locked)) {
             swapHeld(connection, warehouse, swap);
+            events.add(swap.event());
           }
           return null;
         });
@@ -355,10 +372,11 @@ public final class CatalogObjects {
       String location,
       String metadataLocation,
       String metadataJson,
-      IdempotencyMark mark) {
+      ChangeEvent event,
+      Change change) {
     database.transaction(
-        mark,
-        connection -> {
+        change,
+        (connection, events) -> {
           CatalogObject current =
               find(connection, warehouse, identifier, true)
                   .filter(o -> o.kind() == Kind.TABLE)
@@ -373,6 +391,7 @@ public final class CatalogObjects {
             statement.setObject(4, current.id());
             statement.executeUpdate();
           }
+          events.add(event);
           return null;
         });
   }
@@ -382,14 +401,10 @@ public final class CatalogObjects {
    * Iceberg's reference catalogs.
    */
   public void rename(
-      Warehouse warehouse,
-      TableIdentifier from,
-      TableIdentifier to,
-      Kind kind,
-      IdempotencyMark mark) {
+      Warehouse warehouse, TableIdentifier from, TableIdentifier to, Kind kind, Change change) {
     database.transaction(
-        mark,
-        connection -> {
+        change,
+        (connection, events) -> {
           CatalogObject source =
               find(connection, warehouse, from, true)
                   .filter(o -> o.kind() == kind)
@@ -411,6 +426,9 @@ public final class CatalogObjects {
             statement.setString(2, to.name());
             statement.setObject(3, source.id());
             statement.executeUpdate();
+            events.add(
+                CatalogEvents.rename(
+                    warehouse, kind, from, to, CatalogEvents.uuidOf(kind, source.metadataJson())));
           } catch (SQLException e) {
             if (SqlErrors.is(e, SqlErrors.UNIQUE_VIOLATION)) {
               Kind existing =
@@ -441,18 +459,13 @@ public final class CatalogObjects {
    * ({@link DroppedObjects}); otherwise it is gone and, with {@code purge}, its purge job is
    * recorded in the same transaction, with everything the purge will need.
    *
-   * @param droppedBy the principal whose request drops it, as the list of dropped objects says
+   * @param change the request's change: its principal is the one the list of dropped objects names
    */
   public Optional<Dropped> drop(
-      Warehouse warehouse,
-      TableIdentifier identifier,
-      Kind kind,
-      boolean purge,
-      String droppedBy,
-      IdempotencyMark mark) {
+      Warehouse warehouse, TableIdentifier identifier, Kind kind, boolean purge, Change change) {
     return database.transaction(
-        mark,
-        connection -> {
+        change,
+        (connection, events) -> {
           Optional<CatalogObject> found = find(connection, warehouse, identifier, true);
           if (found.isEmpty() || found.get().kind() != kind) {
             return Optional.empty();
@@ -462,7 +475,8 @@ public final class CatalogObjects {
               DropRetention.of(Warehouses.properties(connection, warehouse.id()));
           boolean kept = retention.keeps(purge);
           if (kept) {
-            DroppedObjects.keep(connection, object, droppedBy, purge, retention.retention());
+            DroppedObjects.keep(
+                connection, object, change.principal(), purge, retention.retention());
           }
           try (PreparedStatement statement =
               connection.prepareStatement("DELETE FROM catalog_object WHERE id = ?")) {
@@ -472,6 +486,13 @@ public final class CatalogObjects {
           if (purge && !kept) {
             PurgeJobs.insert(connection, warehouse, object);
           }
+          events.add(
+              CatalogEvents.drop(
+                  warehouse,
+                  kind,
+                  identifier,
+                  CatalogEvents.uuidOf(kind, object.metadataJson()),
+                  purge));
           return Optional.of(new Dropped(object.id(), purge && !kept));
         });
   }

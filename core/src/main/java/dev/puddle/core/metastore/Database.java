@@ -28,6 +28,12 @@ public final class Database implements AutoCloseable {
     T run(Connection connection) throws SQLException;
   }
 
+  /** Work of a change on a connection, recording its events as it makes them. */
+  @FunctionalInterface
+  public interface ChangeWork<T> {
+    T run(Connection connection, ChangeEvents events) throws SQLException;
+  }
+
   /** Opens new connections. */
   @FunctionalInterface
   public interface ConnectionFactory {
@@ -95,14 +101,18 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * {@link #transaction(Work)} for a change of the catalog: {@code mark} writes, after the work and
-   * before the commit, the record that a keyed request took effect.
+   * {@link #transaction(Work)} for a change of the catalog: after the work and before the commit,
+   * the events it recorded are written ({@link EventStore#insert}) and then the {@code change}'s
+   * idempotency mark, the record that a keyed request took effect. Events of a transaction that
+   * rolls back are never written.
    */
-  public <T> T transaction(IdempotencyMark mark, Work<T> work) {
+  public <T> T transaction(Change change, ChangeWork<T> work) {
     return run(
         connection -> {
-          T result = work.run(connection);
-          mark.write(connection);
+          ChangeEvents events = new ChangeEvents();
+          T result = work.run(connection, events);
+          EventStore.insert(connection, change, events.list());
+          change.mark().write(connection);
           return result;
         },
         Mode.TRANSACTION);

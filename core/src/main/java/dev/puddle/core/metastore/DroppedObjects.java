@@ -1,5 +1,6 @@
 package dev.puddle.core.metastore;
 
+import dev.puddle.core.events.CatalogEvents;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import java.sql.Array;
 import java.sql.Connection;
@@ -12,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
@@ -114,10 +116,10 @@ public final class DroppedObjects {
    * of the name; 409 if a table or view of that name exists.
    */
   public DroppedObject undrop(
-      Warehouse warehouse, UUID id, TableIdentifier destination, IdempotencyMark mark) {
+      Warehouse warehouse, UUID id, TableIdentifier destination, Change change) {
     return database.transaction(
-        mark,
-        connection -> {
+        change,
+        (connection, events) -> {
           DroppedObject dropped;
           boolean ownsLocation;
           try (PreparedStatement statement =
@@ -188,6 +190,12 @@ public final class DroppedObjects {
             statement.setObject(1, id);
             statement.executeUpdate();
           }
+          events.add(
+              CatalogEvents.management(
+                  warehouse.realm(),
+                  warehouse,
+                  "undrop-" + dropped.kind().sql(),
+                  Map.of("id", id.toString(), "identifier", target.toString())));
           return new DroppedObject(
               dropped.id(),
               target,

@@ -36,7 +36,8 @@ public final class Migrations {
           "V6__read_functions.sql",
           "V7__access_version.sql",
           "V8__scan_planning.sql",
-          "V10__soft_delete.sql");
+          "V10__soft_delete.sql",
+          "V11__events.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"
   private static final int LOCK_MIGRATIONS = 1;

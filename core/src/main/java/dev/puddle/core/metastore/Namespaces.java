@@ -1,5 +1,6 @@
 package dev.puddle.core.metastore;
 
+import dev.puddle.core.events.CatalogEvents;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -38,13 +39,10 @@ public final class Namespaces {
   }
 
   public void create(
-      Warehouse warehouse,
-      Namespace namespace,
-      Map<String, String> properties,
-      IdempotencyMark mark) {
+      Warehouse warehouse, Namespace namespace, Map<String, String> properties, Change change) {
     database.transaction(
-        mark,
-        connection -> {
+        change,
+        (connection, events) -> {
           Long parentId = null;
           if (namespace.length() > 1) {
             Namespace parent = parentOf(namespace);
@@ -71,6 +69,7 @@ public final class Namespaces {
             if (statement.executeUpdate() == 0) {
               throw new AlreadyExistsException("Namespace already exists: %s", namespace);
             }
+            events.add(CatalogEvents.createNamespace(warehouse, namespace, properties));
           } catch (SQLException e) {
             if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
               // the parent was dropped after we looked it up
@@ -165,10 +164,10 @@ public final class Namespaces {
    * Drops an empty namespace; false if it does not exist. The row lock makes a concurrent create of
    * a child either finish first (and the drop fails: not empty) or fail afterwards.
    */
-  public boolean drop(Warehouse warehouse, Namespace namespace, IdempotencyMark mark) {
+  public boolean drop(Warehouse warehouse, Namespace namespace, Change change) {
     return database.transaction(
-        mark,
-        connection -> {
+        change,
+        (connection, events) -> {
           OptionalLong found = id(connection, warehouse.id(), namespace, true);
           if (found.isEmpty()) {
             return false;
@@ -179,6 +178,7 @@ public final class Namespaces {
               connection.prepareStatement("DELETE FROM namespace WHERE id = ?")) {
             statement.setLong(1, id);
             statement.executeUpdate();
+            events.add(CatalogEvents.dropNamespace(warehouse, namespace));
           } catch (SQLException e) {
             if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
               throw new NamespaceNotEmptyException("Namespace %s is not empty.", namespace);
@@ -224,10 +224,10 @@ public final class Namespaces {
       Namespace namespace,
       Map<String, String> updates,
       Set<String> removals,
-      IdempotencyMark mark) {
+      Change change) {
     return database.transaction(
-        mark,
-        connection -> {
+        change,
+        (connection, events) -> {
           long id;
           Map<String, String> properties;
           try (PreparedStatement statement =
@@ -265,10 +265,15 @@ public final class Namespaces {
             statement.setLong(3, id);
             statement.executeUpdate();
           }
-          return new PropertiesUpdate(
-              new ArrayList<>(updates.keySet()),
-              new ArrayList<>(removed),
-              new ArrayList<>(missing));
+          PropertiesUpdate result =
+              new PropertiesUpdate(
+                  new ArrayList<>(updates.keySet()),
+                  new ArrayList<>(removed),
+                  new ArrayList<>(missing));
+          events.add(
+              CatalogEvents.updateNamespaceProperties(
+                  warehouse, namespace, result.updated(), result.removed(), result.missing()));
+          return result;
         });
   }
 

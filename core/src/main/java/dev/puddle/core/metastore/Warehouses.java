@@ -1,6 +1,7 @@
 package dev.puddle.core.metastore;
 
 import dev.puddle.core.access.BuiltInRoles;
+import dev.puddle.core.events.CatalogEvents;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.sql.Connection;
@@ -96,7 +97,8 @@ public final class Warehouses {
    * Creates a warehouse of an existing realm with its catalog_admin catalog role; 409 if the realm
    * has a warehouse of that name.
    */
-  public Warehouse create(String realm, String name, String location, Map<String, String> props) {
+  public Warehouse create(
+      String realm, String name, String location, Map<String, String> props, Change change) {
     checkName(name);
     if (!isStorageLocation(location)) {
       throw new BadRequestException(
@@ -104,10 +106,13 @@ public final class Warehouses {
     }
     DropRetention.of(props);
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           if (!insert(connection, realm, name, location, props)) {
             throw new AlreadyExistsException("Warehouse already exists: %s", name);
           }
+          events.add(
+              CatalogEvents.management(realm, null, "create-warehouse", Map.of("warehouse", name)));
           return null;
         });
     return find(realm, name).orElseThrow();
@@ -210,9 +215,10 @@ public final class Warehouses {
    * Deletes an empty warehouse with its catalog roles and grants and its finished purge jobs; 409
    * while it has namespaces, purge jobs still to run or dropped objects kept for undrop.
    */
-  public void delete(String realm, String name) {
+  public void delete(String realm, String name, Change change) {
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           long id;
           try (PreparedStatement statement =
               connection.prepareStatement(
@@ -262,6 +268,8 @@ public final class Warehouses {
             }
             throw e;
           }
+          events.add(
+              CatalogEvents.management(realm, null, "delete-warehouse", Map.of("warehouse", name)));
           return null;
         });
     cache.remove(realm + '\u0000' + name);

@@ -17,10 +17,13 @@ import dev.puddle.core.auth.OAuthError;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.catalog.VersionCache;
+import dev.puddle.core.events.EventRelayQueue;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DroppedObjects;
+import dev.puddle.core.metastore.EventStore;
 import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Namespaces;
@@ -37,6 +40,7 @@ import dev.puddle.core.signing.RequestSigner;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.core.vending.CredentialVending;
 import dev.puddle.core.vending.CredentialVendor;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -46,6 +50,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Iceberg REST catalog over one metastore and one storage: turns a {@link Request} into a
@@ -57,10 +63,12 @@ import org.apache.iceberg.exceptions.NoSuchViewException;
  * row, for a load, a commit or a signing); {@link AccessPolicy} authorizes what the path decides,
  * and the credentials a table response is to carry; the idempotency key, if any, is claimed; the
  * endpoint parses the body, authorizes what the body decides and performs the operation, each
- * change writing the key's mark in its own transaction. Built by {@link #builder}, the one place
- * that wires a catalog, for the functions, the local twin and the tests alike.
+ * change writing its events and the key's mark in its own transaction. Built by {@link #builder},
+ * the one place that wires a catalog, for the functions, the local twin and the tests alike.
  */
 public final class CatalogApi {
+  private static final Logger LOG = LoggerFactory.getLogger(CatalogApi.class);
+
   /**
    * Who the catalog serves: the realm requests are logged under until their token names one, and
    * the default warehouse of {@code /v1/config}; and how long an idempotency key is honoured (null:
@@ -82,6 +90,7 @@ public final class CatalogApi {
     private final Storage storage;
     private Authenticator authenticator;
     private PurgeQueue purgeQueue;
+    private EventRelayQueue eventRelayQueue;
     private TokenEndpoint tokens;
     private CredentialVendor credentialVendor;
     private RequestSigner requestSigner;
@@ -101,6 +110,15 @@ public final class CatalogApi {
     /** Where drops with purge send their jobs; without one, the sweep sends them. */
     public Builder purgeQueue(PurgeQueue purgeQueue) {
       this.purgeQueue = purgeQueue;
+      return this;
+    }
+
+    /**
+     * Where a committed change nudges the event relay; without one, the event sweep nudges it (a
+     * minute or so later).
+     */
+    public Builder eventRelayQueue(EventRelayQueue eventRelayQueue) {
+      this.eventRelayQueue = eventRelayQueue;
       return this;
     }
 
@@ -158,6 +176,8 @@ public final class CatalogApi {
   private final PurgeJobEndpoints purgeJobEndpoints;
   private final DroppedObjectEndpoints droppedObjectEndpoints;
   private final ManagementEndpoints managementEndpoints;
+  private final EventEndpoints eventEndpoints;
+  private final EventRelayQueue eventRelayQueue;
 
   private CatalogApi(Builder parts) {
     this.settings = parts.settings;
@@ -197,6 +217,8 @@ public final class CatalogApi {
     this.planningEndpoints =
         new PlanningEndpoints(new ScanPlans(database), objects, credentialEndpoints);
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);
+    this.eventEndpoints = new EventEndpoints(new EventStore(database), Clock.systemUTC());
+    this.eventRelayQueue = parts.eventRelayQueue;
   }
 
   /** A catalog over {@code database} and {@code storage}; see {@link Builder} for the rest. */
@@ -278,6 +300,7 @@ public final class CatalogApi {
             : null;
     Function<IdempotencyMark, Response> perform =
         mark -> {
+          Change change = new Change(request.requestId(), caller.realm(), caller.principal(), mark);
           try {
             return dispatch(
                 new Scope(
@@ -286,8 +309,8 @@ public final class CatalogApi {
                     warehouse,
                     read.access(),
                     read.row(),
-                    mark,
-                    catalog(request, caller, warehouse, mark)));
+                    change,
+                    catalog(request, warehouse, change)));
           } catch (RuntimeException e) {
             return ErrorMapper.toResponse(e);
           }
@@ -296,6 +319,7 @@ public final class CatalogApi {
         idempotency != null && IdempotentRequests.applies(request)
             ? idempotency.handle(caller, request, perform)
             : perform.apply(IdempotencyMark.NONE);
+    nudgeRelay(request, response);
     return delegation == null ? response : credentialEndpoints.attach(delegation, response);
   }
 
@@ -333,6 +357,26 @@ public final class CatalogApi {
   }
 
   /**
+   * After a change that succeeded, and so committed its events, tells the relay there is work. A
+   * failed nudge costs the request nothing: the events are in the feed, and the sweep nudges.
+   */
+  private void nudgeRelay(Request request, Response response) {
+    FunctionGroup group = request.route().group();
+    boolean changed =
+        (group == FunctionGroup.WRITE || group == FunctionGroup.ADMIN)
+            && !"GET".equals(request.route().method())
+            && request.route() != Route.REPORT_METRICS
+            && response.status() < 300;
+    if (eventRelayQueue != null && changed) {
+      try {
+        eventRelayQueue.nudge();
+      } catch (RuntimeException e) {
+        LOG.warn("Could not nudge the event relay; the sweep will: {}", e.toString());
+      }
+    }
+  }
+
+  /**
    * The warehouse a request names: the Iceberg routes by their prefix, the management API's by
    * {@code {warehouse}}, {@code /v1/config} by its query (or the default warehouse).
    */
@@ -345,20 +389,12 @@ public final class CatalogApi {
   }
 
   /** The request's catalog over its warehouse: Iceberg routes only. */
-  private PuddleCatalog catalog(
-      Request request, Caller caller, Warehouse warehouse, IdempotencyMark mark) {
+  private PuddleCatalog catalog(Request request, Warehouse warehouse, Change change) {
     if (request.pathParameter("prefix").isEmpty()) {
       return null;
     }
     return new PuddleCatalog(
-        warehouse,
-        namespaces,
-        objects,
-        storage.io(),
-        purges,
-        parsedMetadata,
-        mark,
-        caller.principal());
+        warehouse, namespaces, objects, storage.io(), purges, parsedMetadata, change);
   }
 
   /** Serves an authorized request. */
@@ -408,6 +444,7 @@ public final class CatalogApi {
       case REPLACE_VIEW -> viewEndpoints.replaceView(scope);
       case DROP_VIEW -> viewEndpoints.dropView(scope);
       case RENAME_VIEW -> viewEndpoints.renameView(scope);
+      case QUERY_EVENTS -> eventEndpoints.queryEvents(scope);
       default -> throw new IllegalStateException("Not an authenticated route: " + route);
     };
   }

@@ -47,7 +47,7 @@ final class DroppedObjectEndpoints {
       Names.checkCreatable(destination);
     }
     UUID id = id(request.pathParameter("object").orElseThrow());
-    DroppedObject undropped = dropped.undrop(scope.warehouse(), id, destination, scope.mark());
+    DroppedObject undropped = dropped.undrop(scope.warehouse(), id, destination, scope.change());
     ObjectNode body = RestJson.mapper().createObjectNode();
     body.put("id", undropped.id().toString());
     body.put("kind", undropped.kind().sql());

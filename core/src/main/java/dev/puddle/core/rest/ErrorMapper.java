@@ -2,6 +2,7 @@ package dev.puddle.core.rest;
 
 import dev.puddle.core.api.RequestLimits;
 import dev.puddle.core.api.Response;
+import dev.puddle.core.events.EventsExpiredException;
 import java.util.Collection;
 import java.util.Locale;
 import java.util.Map;
@@ -69,6 +70,7 @@ public final class ErrorMapper {
           Map.entry(UnsupportedOperationException.class, 406),
           Map.entry(AlreadyExistsException.class, 409),
           Map.entry(NamespaceNotEmptyException.class, 409),
+          Map.entry(EventsExpiredException.class, 410),
           Map.entry(CommitFailedException.class, 409),
           Map.entry(UnprocessableEntityException.class, 422),
           Map.entry(CommitStateUnknownException.class, 500),

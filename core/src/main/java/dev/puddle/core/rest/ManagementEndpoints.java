@@ -55,7 +55,8 @@ final class ManagementEndpoints {
                 realm,
                 ManagementJson.text(body, "name"),
                 ManagementJson.text(body, "location"),
-                ManagementJson.properties(body, "properties"));
+                ManagementJson.properties(body, "properties"),
+                scope.change());
         yield Response.json(201, ManagementJson.json(created).toString());
       }
       case GET_WAREHOUSE -> {
@@ -81,7 +82,7 @@ final class ManagementEndpoints {
                     .build()));
       }
       case DELETE_WAREHOUSE -> {
-        warehouses.delete(realm, parameter(request, "warehouse"));
+        warehouses.delete(realm, parameter(request, "warehouse"), scope.change());
         yield Response.noContent();
       }
       case LIST_PRINCIPALS -> {
@@ -93,7 +94,9 @@ final class ManagementEndpoints {
             ManagementJson.object(ManagementJson.body(request.body()), "principal");
         String name = ManagementJson.text(principal, "name");
         PrincipalCredential credential =
-            principals.create(realm, name, ManagementJson.properties(principal, "properties"));
+            principals
+                .as(scope.change())
+                .create(realm, name, ManagementJson.properties(principal, "properties"));
         yield ManagementJson.withCredentials(201, principals.get(realm, name), credential);
       }
       case GET_PRINCIPAL -> {
@@ -102,23 +105,25 @@ final class ManagementEndpoints {
             ManagementJson.json(principals.get(realm, parameter(request, "principal"))).toString());
       }
       case DELETE_PRINCIPAL -> {
-        principals.delete(realm, parameter(request, "principal"));
+        principals.as(scope.change()).delete(realm, parameter(request, "principal"));
         yield Response.noContent();
       }
       case ROTATE_CREDENTIALS -> {
         String name = parameter(request, "principal");
-        PrincipalCredential credential = principals.rotate(realm, name);
+        PrincipalCredential credential = principals.as(scope.change()).rotate(realm, name);
         yield ManagementJson.withCredentials(200, principals.get(realm, name), credential);
       }
       case ASSIGN_PRINCIPAL_ROLE -> {
         JsonNode role = ManagementJson.object(ManagementJson.body(request.body()), "principalRole");
-        principalRoles.assign(
-            realm, parameter(request, "principal"), ManagementJson.text(role, "name"));
+        principalRoles
+            .as(scope.change())
+            .assign(realm, parameter(request, "principal"), ManagementJson.text(role, "name"));
         yield Response.noContent();
       }
       case REVOKE_PRINCIPAL_ROLE -> {
-        principalRoles.revoke(
-            realm, parameter(request, "principal"), parameter(request, "principalRole"));
+        principalRoles
+            .as(scope.change())
+            .revoke(realm, parameter(request, "principal"), parameter(request, "principalRole"));
         yield Response.noContent();
       }
       case LIST_PRINCIPAL_ROLES -> {
@@ -130,24 +135,28 @@ final class ManagementEndpoints {
         Role created =
             new Role(
                 ManagementJson.text(role, "name"), ManagementJson.properties(role, "properties"));
-        principalRoles.create(realm, created.name(), created.properties());
+        principalRoles.as(scope.change()).create(realm, created.name(), created.properties());
         yield Response.json(201, ManagementJson.json(created).toString());
       }
       case DELETE_PRINCIPAL_ROLE -> {
-        principalRoles.delete(realm, parameter(request, "principalRole"));
+        principalRoles.as(scope.change()).delete(realm, parameter(request, "principalRole"));
         yield Response.noContent();
       }
       case ASSIGN_CATALOG_ROLE -> {
         Warehouse warehouse = scope.warehouse();
         JsonNode role = ManagementJson.object(ManagementJson.body(request.body()), "catalogRole");
-        catalogRoles.assign(
-            warehouse, parameter(request, "principalRole"), ManagementJson.text(role, "name"));
+        catalogRoles
+            .as(scope.change())
+            .assign(
+                warehouse, parameter(request, "principalRole"), ManagementJson.text(role, "name"));
         yield Response.noContent();
       }
       case REVOKE_CATALOG_ROLE -> {
         Warehouse warehouse = scope.warehouse();
-        catalogRoles.revoke(
-            warehouse, parameter(request, "principalRole"), parameter(request, "catalogRole"));
+        catalogRoles
+            .as(scope.change())
+            .revoke(
+                warehouse, parameter(request, "principalRole"), parameter(request, "catalogRole"));
         yield Response.noContent();
       }
       case LIST_CATALOG_ROLES -> {
@@ -161,12 +170,12 @@ final class ManagementEndpoints {
         Role created =
             new Role(
                 ManagementJson.text(role, "name"), ManagementJson.properties(role, "properties"));
-        catalogRoles.create(warehouse, created.name(), created.properties());
+        catalogRoles.as(scope.change()).create(warehouse, created.name(), created.properties());
         yield Response.json(201, ManagementJson.json(created).toString());
       }
       case DELETE_CATALOG_ROLE -> {
         Warehouse warehouse = scope.warehouse();
-        catalogRoles.delete(warehouse, parameter(request, "catalogRole"));
+        catalogRoles.as(scope.change()).delete(warehouse, parameter(request, "catalogRole"));
         yield Response.noContent();
       }
       case LIST_GRANTS -> {
@@ -179,18 +188,22 @@ final class ManagementEndpoints {
       }
       case ADD_GRANT -> {
         Warehouse warehouse = scope.warehouse();
-        grants.add(
-            warehouse,
-            parameter(request, "catalogRole"),
-            ManagementJson.grant(ManagementJson.body(request.body())));
+        grants
+            .as(scope.change())
+            .add(
+                warehouse,
+                parameter(request, "catalogRole"),
+                ManagementJson.grant(ManagementJson.body(request.body())));
         yield Response.noContent();
       }
       case REVOKE_GRANT -> {
         Warehouse warehouse = scope.warehouse();
-        grants.revoke(
-            warehouse,
-            parameter(request, "catalogRole"),
-            ManagementJson.grant(ManagementJson.body(request.body())));
+        grants
+            .as(scope.change())
+            .revoke(
+                warehouse,
+                parameter(request, "catalogRole"),
+                ManagementJson.grant(ManagementJson.body(request.body())));
         yield Response.noContent();
       }
       default -> throw new IllegalStateException("Not a management route: " + request.route());

@@ -69,7 +69,7 @@ final class NamespaceEndpoints {
     request.validate();
     Names.checkCreatable(request.namespace());
     scope.authorize(Operation.CREATE_NAMESPACE, Targets.namespace(request.namespace()));
-    namespaces.create(scope.warehouse(), request.namespace(), request.properties(), scope.mark());
+    namespaces.create(scope.warehouse(), request.namespace(), request.properties(), scope.change());
     return Response.json(
         200,
         RestJson.write(
@@ -107,7 +107,7 @@ final class NamespaceEndpoints {
 
   Response dropNamespace(Scope scope) {
     Namespace namespace = scope.namespace();
-    if (!namespaces.drop(scope.warehouse(), namespace, scope.mark())) {
+    if (!namespaces.drop(scope.warehouse(), namespace, scope.change())) {
       throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
     }
     return Response.noContent();
@@ -123,7 +123,7 @@ final class NamespaceEndpoints {
             scope.namespace(),
             request.updates(),
             Set.copyOf(request.removals()),
-            scope.mark());
+            scope.change());
     return Response.json(
         200,
         RestJson.write(

@@ -8,7 +8,7 @@ import dev.puddle.core.api.Request;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.metastore.CatalogObject;
-import dev.puddle.core.metastore.IdempotencyMark;
+import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
@@ -18,10 +18,10 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * A request as the pipeline hands it to its endpoint, once its caller is authenticated and what its
  * path decides is authorized: the warehouse it addresses (null for the realm-wide management
  * routes), the caller's access there, the request's catalog over the warehouse (null outside the
- * Iceberg routes), and what each of its changes writes in its own transaction for an idempotency
- * key. For a load of all snapshots, a commit and a signing, {@code row} is the table's row, read in
- * the statement that read the access (empty: there is no such table or view); for every other
- * request it is empty and unread.
+ * Iceberg routes), and who its changes are made by, under which request id and idempotency mark
+ * (what each change writes in its own transaction besides itself). For a load of all snapshots, a
+ * commit and a signing, {@code row} is the table's row, read in the statement that read the access
+ * (empty: there is no such table or view); for every other request it is empty and unread.
  */
 record Scope(
     Request request,
@@ -29,7 +29,7 @@ record Scope(
     Warehouse warehouse,
     CallerAccess access,
     Optional<CatalogObject> row,
-    IdempotencyMark mark,
+    Change change,
     PuddleCatalog catalog) {
 
   /** Throws 403 unless the caller may perform {@code operation} on {@code targets}. */

@@ -94,6 +94,12 @@ class AccessPolicyTest {
           entry(Operation.REPLACE_VIEW, "VIEW_WRITE_PROPERTIES on VIEW"),
           entry(Operation.DROP_VIEW, "VIEW_DROP on VIEW"),
           entry(Operation.RENAME_VIEW, "VIEW_DROP on VIEW + VIEW_CREATE on DESTINATION_NAMESPACE"),
+          entry(Operation.QUERY_EVENTS, "catalog role"),
+          entry(Operation.SHOW_TABLE_EVENT, "TABLE_LIST on TABLE"),
+          entry(Operation.SHOW_VIEW_EVENT, "VIEW_LIST on VIEW"),
+          entry(Operation.SHOW_NAMESPACE_EVENT, "sees NAMESPACE"),
+          entry(
+              Operation.SHOW_MANAGEMENT_EVENT, "service admin | CATALOG_MANAGE_ACCESS on CATALOG"),
           entry(Operation.LIST_PURGE_JOBS, "CATALOG_MANAGE_CONTENT on CATALOG"),
           entry(Operation.LIST_DROPPED_OBJECTS, "CATALOG_MANAGE_CONTENT on CATALOG"),
           entry(Operation.UNDROP_OBJECT, "CATALOG_MANAGE_CONTENT on CATALOG"),

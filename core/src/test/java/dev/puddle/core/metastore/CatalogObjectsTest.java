@@ -43,8 +43,8 @@ class CatalogObjectsTest {
     objects = new CatalogObjects(database);
     warehouse = new Warehouses(database).ensure("r", "wh", "s3://bucket/wh", Map.of());
     Namespaces namespaces = new Namespaces(database);
-    namespaces.create(warehouse, Namespace.of("db"), Map.of(), IdempotencyMark.NONE);
-    namespaces.create(warehouse, NS, Map.of(), IdempotencyMark.NONE);
+    namespaces.create(warehouse, Namespace.of("db"), Map.of(), Change.NONE);
+    namespaces.create(warehouse, NS, Map.of(), Change.NONE);
   }
 
   private CatalogObject create(TableIdentifier identifier, Kind kind) {
@@ -59,7 +59,7 @@ class CatalogObjectsTest {
             true,
             location + "/metadata/v1.json",
             "{\"v\":1}");
-    objects.create(warehouse, object, IdempotencyMark.NONE);
+    objects.create(warehouse, object, TestEvents.of(warehouse, object), Change.NONE);
     return object;
   }
 
@@ -79,7 +79,7 @@ class CatalogObjectsTest {
             return null;
           },
           () -> {},
-          IdempotencyMark.NONE);
+          Change.NONE);
       CatalogObject withAccess = readWithAccess(ORDERS, known);
 
       CatalogObject expected =
@@ -160,12 +160,23 @@ class CatalogObjectsTest {
   @Test
   void aSwapMovesThePointerOnlyFromTheVersionItRead() {
     CatalogObject v1 = create(ORDERS, Kind.TABLE);
-    Swap toV2 = new Swap(v1, v1.location(), "s3://bucket/wh/orders/metadata/v2.json", "{\"v\":2}");
+    Swap toV2 =
+        new Swap(
+            v1,
+            v1.location(),
+            "s3://bucket/wh/orders/metadata/v2.json",
+            "{\"v\":2}",
+            TestEvents.of(warehouse, v1));
     Swap alsoFromV1 =
-        new Swap(v1, v1.location(), "s3://bucket/wh/orders/metadata/v2b.json", "{\"v\":3}");
+        new Swap(
+            v1,
+            v1.location(),
+            "s3://bucket/wh/orders/metadata/v2b.json",
+            "{\"v\":3}",
+            TestEvents.of(warehouse, v1));
 
-    assertThat(objects.swap(warehouse, toV2, IdempotencyMark.NONE)).isTrue();
-    assertThat(objects.swap(warehouse, alsoFromV1, IdempotencyMark.NONE)).isFalse();
+    assertThat(objects.swap(warehouse, toV2, Change.NONE)).isTrue();
+    assertThat(objects.swap(warehouse, alsoFromV1, Change.NONE)).isFalse();
     assertThat(objects.find(warehouse, ORDERS).orElseThrow().metadataJson()).isEqualTo("{\"v\":2}");
   }
 
@@ -179,11 +190,17 @@ class CatalogObjectsTest {
                     warehouse,
                     ORDERS,
                     null,
-                    row -> new Swap(row, row.location(), "s3://bucket/wh/orders/v2.json", "{}"),
+                    row ->
+                        new Swap(
+                            row,
+                            row.location(),
+                            "s3://bucket/wh/orders/v2.json",
+                            "{}",
+                            TestEvents.of(warehouse, row)),
                     () -> {
                       throw new IllegalStateException("idempotency record refused");
                     },
-                    IdempotencyMark.NONE))
+                    Change.NONE))
         .isInstanceOf(IllegalStateException.class);
     assertThat(objects.find(warehouse, ORDERS)).contains(v1);
     assertThatThrownBy(
@@ -194,7 +211,7 @@ class CatalogObjectsTest {
                     null,
                     row -> null,
                     () -> {},
-                    IdempotencyMark.NONE))
+                    Change.NONE))
         .isInstanceOf(NoSuchTableException.class);
   }
 
@@ -204,28 +221,20 @@ class CatalogObjectsTest {
     create(TableIdentifier.of(NS, "taken"), Kind.VIEW);
     TableIdentifier moved = TableIdentifier.of(Namespace.of("db"), "orders");
 
-    objects.rename(warehouse, ORDERS, moved, Kind.TABLE, IdempotencyMark.NONE);
+    objects.rename(warehouse, ORDERS, moved, Kind.TABLE, Change.NONE);
 
     assertThat(objects.find(warehouse, ORDERS)).isEmpty();
     assertThat(objects.find(warehouse, moved).orElseThrow().id()).isEqualTo(orders.id());
     assertThatThrownBy(
             () ->
                 objects.rename(
-                    warehouse,
-                    moved,
-                    TableIdentifier.of(NS, "taken"),
-                    Kind.TABLE,
-                    IdempotencyMark.NONE))
+                    warehouse, moved, TableIdentifier.of(NS, "taken"), Kind.TABLE, Change.NONE))
         .isInstanceOf(AlreadyExistsException.class)
         .hasMessageContaining("View already exists");
     assertThatThrownBy(
             () ->
                 objects.rename(
-                    warehouse,
-                    moved,
-                    TableIdentifier.of("nowhere", "t"),
-                    Kind.TABLE,
-                    IdempotencyMark.NONE))
+                    warehouse, moved, TableIdentifier.of("nowhere", "t"), Kind.TABLE, Change.NONE))
         .isInstanceOf(NoSuchNamespaceException.class);
   }
 
@@ -234,14 +243,11 @@ class CatalogObjectsTest {
     CatalogObject orders = create(ORDERS, Kind.TABLE);
     CatalogObject kept = create(TableIdentifier.of(NS, "kept"), Kind.TABLE);
 
-    assertThat(objects.drop(warehouse, ORDERS, Kind.VIEW, true, "test", IdempotencyMark.NONE))
-        .isEmpty();
-    assertThat(objects.drop(warehouse, ORDERS, Kind.TABLE, true, "test", IdempotencyMark.NONE))
+    assertThat(objects.drop(warehouse, ORDERS, Kind.VIEW, true, Change.NONE)).isEmpty();
+    assertThat(objects.drop(warehouse, ORDERS, Kind.TABLE, true, Change.NONE))
         .map(CatalogObjects.Dropped::id)
         .contains(orders.id());
-    assertThat(
-            objects.drop(
-                warehouse, kept.identifier(), Kind.TABLE, false, "test", IdempotencyMark.NONE))
+    assertThat(objects.drop(warehouse, kept.identifier(), Kind.TABLE, false, Change.NONE))
         .map(CatalogObjects.Dropped::id)
         .contains(kept.id());
 

@@ -53,7 +53,7 @@ class DroppedObjectsTest {
     warehouses = new Warehouses(database);
     warehouse =
         warehouses.ensure("r", "wh", "s3://bucket/wh", Map.of(DropRetention.RETENTION, "P1D"));
-    new Namespaces(database).create(warehouse, NS, Map.of(), IdempotencyMark.NONE);
+    new Namespaces(database).create(warehouse, NS, Map.of(), Change.NONE);
   }
 
   @Test
@@ -75,12 +75,12 @@ class DroppedObjectsTest {
     assertThat(kept.droppedBy()).isEqualTo("alice");
     assertThat(kept.purgeRequested()).isTrue();
 
-    dropped.undrop(warehouse, orders.id(), null, IdempotencyMark.NONE);
+    dropped.undrop(warehouse, orders.id(), null, Change.NONE);
 
     assertThat(objects.find(warehouse, ORDERS)).contains(orders);
     assertThat(grants.list(warehouse, "readers")).containsExactly(read);
     assertThat(dropped.list(warehouse, null, 10).items()).isEmpty();
-    assertThatThrownBy(() -> dropped.undrop(warehouse, orders.id(), null, IdempotencyMark.NONE))
+    assertThatThrownBy(() -> dropped.undrop(warehouse, orders.id(), null, Change.NONE))
         .isInstanceOf(NotFoundException.class);
   }
 
@@ -90,7 +90,7 @@ class DroppedObjectsTest {
     drop(ORDERS, false);
     CatalogObject successor = create(ORDERS);
 
-    assertThatThrownBy(() -> dropped.undrop(warehouse, orders.id(), null, IdempotencyMark.NONE))
+    assertThatThrownBy(() -> dropped.undrop(warehouse, orders.id(), null, Change.NONE))
         .isInstanceOf(AlreadyExistsException.class);
 
     assertThat(objects.find(warehouse, ORDERS)).contains(successor);
@@ -111,7 +111,7 @@ class DroppedObjectsTest {
     roles.delete(warehouse, "readers");
 
     assertThat(count("SELECT count(*) FROM dropped_grant")).isZero();
-    dropped.undrop(warehouse, orders.id(), null, IdempotencyMark.NONE);
+    dropped.undrop(warehouse, orders.id(), null, Change.NONE);
     assertThat(objects.find(warehouse, ORDERS)).contains(orders);
   }
 
@@ -142,11 +142,11 @@ class DroppedObjectsTest {
     CatalogObject orders = create(ORDERS);
     drop(ORDERS, false);
 
-    assertThat(new Namespaces(database).drop(warehouse, NS, IdempotencyMark.NONE)).isTrue();
-    assertThatThrownBy(() -> warehouses.delete("r", "wh"))
+    assertThat(new Namespaces(database).drop(warehouse, NS, Change.NONE)).isTrue();
+    assertThatThrownBy(() -> warehouses.delete("r", "wh", Change.NONE))
         .isInstanceOf(NamespaceNotEmptyException.class)
         .hasMessageContaining("dropped tables or views");
-    assertThatThrownBy(() -> dropped.undrop(warehouse, orders.id(), null, IdempotencyMark.NONE))
+    assertThatThrownBy(() -> dropped.undrop(warehouse, orders.id(), null, Change.NONE))
         .isInstanceOf(NoSuchNamespaceException.class);
     assertThat(dropped.list(warehouse, null, 10).items()).hasSize(1);
   }
@@ -165,7 +165,10 @@ class DroppedObjectsTest {
             orders.location() + "/inside/metadata/v1.json",
             "{}");
 
-    assertThatThrownBy(() -> objects.create(warehouse, squatter, IdempotencyMark.NONE))
+    assertThatThrownBy(
+            () ->
+                objects.create(
+                    warehouse, squatter, TestEvents.of(warehouse, squatter), Change.NONE))
         .isInstanceOf(BadRequestException.class)
         .hasMessageContaining("kept for undrop");
   }
@@ -191,7 +194,8 @@ class DroppedObjectsTest {
   }
 
   private Optional<CatalogObjects.Dropped> drop(TableIdentifier name, boolean purge) {
-    return objects.drop(warehouse, name, Kind.TABLE, purge, "alice", IdempotencyMark.NONE);
+    return objects.drop(
+        warehouse, name, Kind.TABLE, purge, new Change(null, "r", "alice", IdempotencyMark.NONE));
   }
 
   private CatalogObject create(TableIdentifier identifier) {
@@ -205,7 +209,7 @@ class DroppedObjectsTest {
             true,
             location + "/metadata/v1.json",
             "{\"v\":1}");
-    objects.create(warehouse, object, IdempotencyMark.NONE);
+    objects.create(warehouse, object, TestEvents.of(warehouse, object), Change.NONE);
     return object;
   }
 

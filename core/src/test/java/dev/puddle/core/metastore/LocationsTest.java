@@ -78,7 +78,7 @@ class LocationsTest {
           warehouse,
           Namespace.of("ns"),
           Map.of(Namespaces.LOCATION, "s3://bucket/wh/ns"),
-          IdempotencyMark.NONE);
+          Change.NONE);
       Store store = new Store(new CatalogObjects(database), namespaces, warehouse);
       store.create("t", "s3://bucket/wh/ns/t", true);
       return store;
@@ -94,7 +94,7 @@ class LocationsTest {
               ownsLocation,
               location + "/metadata/v1.json",
               "{}");
-      objects.create(warehouse, object, IdempotencyMark.NONE);
+      objects.create(warehouse, object, TestEvents.of(warehouse, object), Change.NONE);
       return object;
     }
   }
@@ -158,7 +158,7 @@ class LocationsTest {
                         store.warehouse(),
                         Namespace.of("inner"),
                         Map.of(Namespaces.LOCATION, "s3://bucket/wh/ns/t/inner"),
-                        IdempotencyMark.NONE))
+                        Change.NONE))
         .isInstanceOf(BadRequestException.class)
         .hasMessageContaining("overlaps");
   }
@@ -174,16 +174,26 @@ class LocationsTest {
                     .objects()
                     .swap(
                         store.warehouse(),
-                        new CatalogObjects.Swap(u, "s3://bucket/wh/ns/t/u", "m2.json", "{}"),
-                        IdempotencyMark.NONE))
+                        new CatalogObjects.Swap(
+                            u,
+                            "s3://bucket/wh/ns/t/u",
+                            "m2.json",
+                            "{}",
+                            TestEvents.of(store.warehouse(), u)),
+                        Change.NONE))
         .isInstanceOf(BadRequestException.class);
     assertThat(
             store
                 .objects()
                 .swap(
                     store.warehouse(),
-                    new CatalogObjects.Swap(u, "s3://bucket/wh/ns/u2", "m2.json", "{}"),
-                    IdempotencyMark.NONE))
+                    new CatalogObjects.Swap(
+                        u,
+                        "s3://bucket/wh/ns/u2",
+                        "m2.json",
+                        "{}",
+                        TestEvents.of(store.warehouse(), u)),
+                    Change.NONE))
         .isTrue();
   }
 }

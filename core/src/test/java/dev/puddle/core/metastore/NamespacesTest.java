@@ -35,13 +35,13 @@ class NamespacesTest {
   @Test
   void listingPagesThroughTheChildrenInNameOrderWithoutSkippingOrRepeating() {
     for (String name : List.of("d", "b", "e", "a", "c")) {
-      namespaces.create(warehouse, Namespace.of(name), Map.of(), IdempotencyMark.NONE);
+      namespaces.create(warehouse, Namespace.of(name), Map.of(), Change.NONE);
     }
-    namespaces.create(warehouse, Namespace.of("b", "inner"), Map.of(), IdempotencyMark.NONE);
+    namespaces.create(warehouse, Namespace.of("b", "inner"), Map.of(), Change.NONE);
 
     Page<Namespace> first = namespaces.list(warehouse, Namespace.empty(), null, 2);
     // a name created after the first page, before the page token's name, is not on a later page
-    namespaces.create(warehouse, Namespace.of("aa"), Map.of(), IdempotencyMark.NONE);
+    namespaces.create(warehouse, Namespace.of("aa"), Map.of(), Change.NONE);
     Page<Namespace> second =
         namespaces.list(warehouse, Namespace.empty(), first.nextPageToken(), 2);
     Page<Namespace> third =
@@ -57,8 +57,8 @@ class NamespacesTest {
 
   @Test
   void aFullLastPageHasNoNextToken() {
-    namespaces.create(warehouse, Namespace.of("a"), Map.of(), IdempotencyMark.NONE);
-    namespaces.create(warehouse, Namespace.of("b"), Map.of(), IdempotencyMark.NONE);
+    namespaces.create(warehouse, Namespace.of("a"), Map.of(), Change.NONE);
+    namespaces.create(warehouse, Namespace.of("b"), Map.of(), Change.NONE);
 
     assertThat(namespaces.list(warehouse, Namespace.empty(), null, 2).nextPageToken()).isNull();
   }
@@ -66,8 +66,7 @@ class NamespacesTest {
   @Test
   void concurrentPropertyUpdatesKeepEveryKey() throws Exception {
     Namespace namespace = Namespace.of("ns");
-    namespaces.create(
-        warehouse, namespace, Map.of("kept", "yes", "dropped", "soon"), IdempotencyMark.NONE);
+    namespaces.create(warehouse, namespace, Map.of("kept", "yes", "dropped", "soon"), Change.NONE);
     int writers = 8;
 
     List<Race.Outcome<Namespaces.PropertiesUpdate>> outcomes =
@@ -75,11 +74,7 @@ class NamespacesTest {
             writers,
             i ->
                 namespaces.updateProperties(
-                    warehouse,
-                    namespace,
-                    Map.of("key" + i, "v"),
-                    Set.of("dropped"),
-                    IdempotencyMark.NONE));
+                    warehouse, namespace, Map.of("key" + i, "v"), Set.of("dropped"), Change.NONE));
 
     assertThat(outcomes).allMatch(outcome -> outcome.failure() == null);
     Map<String, String> expected = new HashMap<>(Map.of("kept", "yes"));
@@ -90,11 +85,11 @@ class NamespacesTest {
   @Test
   void anUpdateSaysWhatItRemovedAndWhatWasMissing() {
     Namespace namespace = Namespace.of("ns");
-    namespaces.create(warehouse, namespace, Map.of("a", "1"), IdempotencyMark.NONE);
+    namespaces.create(warehouse, namespace, Map.of("a", "1"), Change.NONE);
 
     Namespaces.PropertiesUpdate update =
         namespaces.updateProperties(
-            warehouse, namespace, Map.of("b", "2"), Set.of("a", "zz"), IdempotencyMark.NONE);
+            warehouse, namespace, Map.of("b", "2"), Set.of("a", "zz"), Change.NONE);
 
     assertThat(update.updated()).containsExactly("b");
     assertThat(update.removed()).containsExactly("a");
@@ -104,39 +99,34 @@ class NamespacesTest {
 
   @Test
   void namesAreUniqueAndAChildNeedsItsParent() {
-    namespaces.create(warehouse, Namespace.of("ns"), Map.of(), IdempotencyMark.NONE);
+    namespaces.create(warehouse, Namespace.of("ns"), Map.of(), Change.NONE);
 
     assertThatThrownBy(
-            () -> namespaces.create(warehouse, Namespace.of("ns"), Map.of(), IdempotencyMark.NONE))
+            () -> namespaces.create(warehouse, Namespace.of("ns"), Map.of(), Change.NONE))
         .isInstanceOf(AlreadyExistsException.class);
     assertThatThrownBy(
             () ->
-                namespaces.create(
-                    warehouse, Namespace.of("none", "child"), Map.of(), IdempotencyMark.NONE))
+                namespaces.create(warehouse, Namespace.of("none", "child"), Map.of(), Change.NONE))
         .isInstanceOf(NoSuchNamespaceException.class);
   }
 
   @Test
   void aNamespaceWithAChildIsNotDropped() {
-    namespaces.create(warehouse, Namespace.of("ns"), Map.of(), IdempotencyMark.NONE);
-    namespaces.create(warehouse, Namespace.of("ns", "child"), Map.of(), IdempotencyMark.NONE);
+    namespaces.create(warehouse, Namespace.of("ns"), Map.of(), Change.NONE);
+    namespaces.create(warehouse, Namespace.of("ns", "child"), Map.of(), Change.NONE);
 
-    assertThatThrownBy(() -> namespaces.drop(warehouse, Namespace.of("ns"), IdempotencyMark.NONE))
+    assertThatThrownBy(() -> namespaces.drop(warehouse, Namespace.of("ns"), Change.NONE))
         .isInstanceOf(NamespaceNotEmptyException.class)
         .hasMessageContaining("1 child namespace");
-    assertThat(namespaces.drop(warehouse, Namespace.of("ns", "child"), IdempotencyMark.NONE))
-        .isTrue();
-    assertThat(namespaces.drop(warehouse, Namespace.of("ns"), IdempotencyMark.NONE)).isTrue();
-    assertThat(namespaces.drop(warehouse, Namespace.of("ns"), IdempotencyMark.NONE)).isFalse();
+    assertThat(namespaces.drop(warehouse, Namespace.of("ns", "child"), Change.NONE)).isTrue();
+    assertThat(namespaces.drop(warehouse, Namespace.of("ns"), Change.NONE)).isTrue();
+    assertThat(namespaces.drop(warehouse, Namespace.of("ns"), Change.NONE)).isFalse();
   }
 
   @Test
   void twoNamespacesCannotShareALocation() {
     namespaces.create(
-        warehouse,
-        Namespace.of("a"),
-        Map.of(Namespaces.LOCATION, "s3://bucket/x/"),
-        IdempotencyMark.NONE);
+        warehouse, Namespace.of("a"), Map.of(Namespaces.LOCATION, "s3://bucket/x/"), Change.NONE);
 
     assertThatThrownBy(
             () ->
@@ -144,7 +134,7 @@ class NamespacesTest {
                     warehouse,
                     Namespace.of("b"),
                     Map.of(Namespaces.LOCATION, "s3://bucket/x"),
-                    IdempotencyMark.NONE))
+                    Change.NONE))
         .isInstanceOf(BadRequestException.class);
     assertThat(namespaces.location(warehouse, Namespace.of("a"))).isEqualTo("s3://bucket/x");
   }

@@ -44,24 +44,22 @@ class PurgeJobsTest {
     objects = new CatalogObjects(database);
     jobs = new PurgeJobs(database);
     warehouse = new Warehouses(database).ensure("r", "wh", "s3://bucket/wh", Map.of());
-    new Namespaces(database).create(warehouse, Namespace.of("ns"), Map.of(), IdempotencyMark.NONE);
+    new Namespaces(database).create(warehouse, Namespace.of("ns"), Map.of(), Change.NONE);
   }
 
   /** Creates a table at {@code location} and drops it with purge: its job's id. */
   private UUID dropped(String name, String location) {
     TableIdentifier identifier = TableIdentifier.of("ns", name);
     UUID id = UUID.randomUUID();
-    objects.create(
-        warehouse,
-        new CatalogObject(id, identifier, Kind.TABLE, location, true, location + "/m.json", "{}"),
-        IdempotencyMark.NONE);
-    objects.drop(warehouse, identifier, Kind.TABLE, true, "test", IdempotencyMark.NONE);
+    CatalogObject created =
+        new CatalogObject(id, identifier, Kind.TABLE, location, true, location + "/m.json", "{}");
+    objects.create(warehouse, created, TestEvents.of(warehouse, created), Change.NONE);
+    objects.drop(warehouse, identifier, Kind.TABLE, true, Change.NONE);
     return id;
   }
 
   private void live(String name, String location) {
-    objects.create(
-        warehouse,
+    CatalogObject created =
         new CatalogObject(
             UUID.randomUUID(),
             TableIdentifier.of("ns", name),
@@ -69,8 +67,8 @@ class PurgeJobsTest {
             location,
             true,
             location + "/m.json",
-            "{}"),
-        IdempotencyMark.NONE);
+            "{}");
+    objects.create(warehouse, created, TestEvents.of(warehouse, created), Change.NONE);
   }
 
   @Test

@@ -38,7 +38,8 @@ class WarehousesTest {
 
     assertThat(again.location()).isEqualTo("s3://bucket/first");
     assertThat(again.properties()).containsEntry("k", "v");
-    assertThatThrownBy(() -> warehouses.create("r1", "first", "s3://bucket/x", Map.of()))
+    assertThatThrownBy(
+            () -> warehouses.create("r1", "first", "s3://bucket/x", Map.of(), Change.NONE))
         .isInstanceOf(AlreadyExistsException.class);
     // the same name in another realm is another warehouse
     warehouses.ensure("r2", "first", "s3://bucket/r2", Map.of());
@@ -47,17 +48,19 @@ class WarehousesTest {
 
   @Test
   void namesAndLocationsAreChecked() {
-    assertThatThrownBy(() -> warehouses.create("r1", "bad/name", "s3://bucket/x", Map.of()))
+    assertThatThrownBy(
+            () -> warehouses.create("r1", "bad/name", "s3://bucket/x", Map.of(), Change.NONE))
         .isInstanceOf(BadRequestException.class);
-    assertThatThrownBy(() -> warehouses.create("r1", "second", "not a location", Map.of()))
+    assertThatThrownBy(
+            () -> warehouses.create("r1", "second", "not a location", Map.of(), Change.NONE))
         .isInstanceOf(BadRequestException.class);
     assertThatThrownBy(() -> warehouses.get("r1", "second")).isInstanceOf(NotFoundException.class);
   }
 
   @Test
   void listIsByName() {
-    warehouses.create("r1", "c", "s3://bucket/c", Map.of());
-    warehouses.create("r1", "b", "s3://bucket/b", Map.of());
+    warehouses.create("r1", "c", "s3://bucket/c", Map.of(), Change.NONE);
+    warehouses.create("r1", "b", "s3://bucket/b", Map.of(), Change.NONE);
 
     assertThat(warehouses.list("r1"))
         .extracting(Warehouse::name)
@@ -66,7 +69,8 @@ class WarehousesTest {
 
   @Test
   void aNewWarehouseHasItsCatalogAdmin() {
-    Warehouse warehouse = warehouses.create("r1", "second", "s3://bucket/second", Map.of());
+    Warehouse warehouse =
+        warehouses.create("r1", "second", "s3://bucket/second", Map.of(), Change.NONE);
 
     assertThat(new CatalogRoles(database).list(warehouse))
         .extracting(Role::name)
@@ -78,7 +82,7 @@ class WarehousesTest {
     Warehouse warehouse = warehouses.get("r1", "first");
 
     assertThat(warehouses.properties(warehouse.id())).isEqualTo(Map.of("k", "v"));
-    warehouses.delete("r1", "first");
+    warehouses.delete("r1", "first", Change.NONE);
     assertThat(warehouses.properties(warehouse.id())).isEmpty();
   }
 
@@ -86,14 +90,14 @@ class WarehousesTest {
   void deleteRefusesAWarehouseWithNamespacesAndTakesItsRolesAlong() {
     Warehouse warehouse = warehouses.get("r1", "first");
     Namespaces namespaces = new Namespaces(database);
-    namespaces.create(warehouse, Namespace.of("ns"), Map.of(), IdempotencyMark.NONE);
+    namespaces.create(warehouse, Namespace.of("ns"), Map.of(), Change.NONE);
     new CatalogRoles(database).create(warehouse, "reader", Map.of());
 
-    assertThatThrownBy(() -> warehouses.delete("r1", "first"))
+    assertThatThrownBy(() -> warehouses.delete("r1", "first", Change.NONE))
         .isInstanceOf(NamespaceNotEmptyException.class)
         .hasMessageContaining("namespaces");
-    namespaces.drop(warehouse, Namespace.of("ns"), IdempotencyMark.NONE);
-    warehouses.delete("r1", "first");
+    namespaces.drop(warehouse, Namespace.of("ns"), Change.NONE);
+    warehouses.delete("r1", "first", Change.NONE);
 
     assertThatThrownBy(() -> warehouses.get("r1", "first")).isInstanceOf(NotFoundException.class);
     assertThat(count("catalog_role")).isZero();
@@ -105,24 +109,23 @@ class WarehousesTest {
     Warehouse warehouse = warehouses.get("r1", "first");
     Namespaces namespaces = new Namespaces(database);
     CatalogObjects objects = new CatalogObjects(database);
-    namespaces.create(warehouse, Namespace.of("ns"), Map.of(), IdempotencyMark.NONE);
+    namespaces.create(warehouse, Namespace.of("ns"), Map.of(), Change.NONE);
     TableIdentifier table = TableIdentifier.of("ns", "t");
     UUID id = UUID.randomUUID();
-    objects.create(
-        warehouse,
+    CatalogObject created =
         new CatalogObject(
-            id, table, CatalogObject.Kind.TABLE, "s3://bucket/first/ns/t", true, "m.json", "{}"),
-        IdempotencyMark.NONE);
-    objects.drop(warehouse, table, CatalogObject.Kind.TABLE, true, "test", IdempotencyMark.NONE);
-    namespaces.drop(warehouse, Namespace.of("ns"), IdempotencyMark.NONE);
+            id, table, CatalogObject.Kind.TABLE, "s3://bucket/first/ns/t", true, "m.json", "{}");
+    objects.create(warehouse, created, TestEvents.of(warehouse, created), Change.NONE);
+    objects.drop(warehouse, table, CatalogObject.Kind.TABLE, true, Change.NONE);
+    namespaces.drop(warehouse, Namespace.of("ns"), Change.NONE);
 
-    assertThatThrownBy(() -> warehouses.delete("r1", "first"))
+    assertThatThrownBy(() -> warehouses.delete("r1", "first", Change.NONE))
         .isInstanceOf(NamespaceNotEmptyException.class)
         .hasMessageContaining("purge jobs");
     PurgeJobs jobs = new PurgeJobs(database);
     PurgeJobs.Claim claim = (PurgeJobs.Claim) jobs.claim(id, Duration.ofMinutes(1));
     jobs.finish(claim);
-    warehouses.delete("r1", "first");
+    warehouses.delete("r1", "first", Change.NONE);
 
     assertThat(jobs.find(id)).isEmpty();
   }

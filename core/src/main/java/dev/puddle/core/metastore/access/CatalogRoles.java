@@ -2,6 +2,8 @@ package dev.puddle.core.metastore.access;
 
 import dev.puddle.core.access.BuiltInRoles;
 import dev.puddle.core.access.Role;
+import dev.puddle.core.events.CatalogEvents;
+import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Json;
 import dev.puddle.core.metastore.Warehouse;
@@ -19,17 +21,36 @@ import org.apache.iceberg.exceptions.NotFoundException;
 /** The catalog roles of each warehouse and which principal roles hold them. */
 public final class CatalogRoles {
   private final Database database;
+  private final Change change;
 
+  /** The store for changes made outside any request (bootstrap, tests). */
   public CatalogRoles(Database database) {
+    this(database, Change.NONE);
+  }
+
+  private CatalogRoles(Database database, Change change) {
     this.database = database;
+    this.change = change;
+  }
+
+  /** This store, its changes made by {@code change}'s request, which their events name. */
+  public CatalogRoles as(Change change) {
+    return new CatalogRoles(database, change);
   }
 
   /** Creates a catalog role of the warehouse; 409 if it has one of that name. */
   public void create(Warehouse warehouse, String name, Map<String, String> properties) {
     EntityNames.check("catalog role", name);
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           insert(connection, warehouse.realm(), warehouse.id(), name, properties);
+          events.add(
+              CatalogEvents.management(
+                  warehouse.realm(),
+                  warehouse,
+                  "create-catalog-role",
+                  Map.of("catalog-role", name)));
           return null;
         });
   }
@@ -90,7 +111,8 @@ public final class CatalogRoles {
       throw new BadRequestException("Cannot delete the %s catalog role", name);
     }
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "DELETE FROM catalog_role WHERE warehouse_id = ? AND name = ?")) {
@@ -100,6 +122,12 @@ public final class CatalogRoles {
               throw new NotFoundException("Catalog role does not exist: %s", name);
             }
           }
+          events.add(
+              CatalogEvents.management(
+                  warehouse.realm(),
+                  warehouse,
+                  "delete-catalog-role",
+                  Map.of("catalog-role", name)));
           return null;
         });
   }
@@ -107,11 +135,18 @@ public final class CatalogRoles {
   /** Grants a catalog role to a principal role; granting it again changes nothing. */
   public void assign(Warehouse warehouse, String principalRole, String catalogRole) {
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           long principalRoleId =
               EntityNames.principalRoleId(connection, warehouse.realm(), principalRole);
           long catalogRoleId = EntityNames.catalogRoleId(connection, warehouse.id(), catalogRole);
           assign(connection, warehouse.realm(), principalRoleId, catalogRoleId);
+          events.add(
+              CatalogEvents.management(
+                  warehouse.realm(),
+                  warehouse,
+                  "assign-catalog-role",
+                  Map.of("principal-role", principalRole, "catalog-role", catalogRole)));
           return null;
         });
   }
@@ -135,7 +170,8 @@ public final class CatalogRoles {
   /** Revokes a catalog role from a principal role; 404 if it does not hold it. */
   public void revoke(Warehouse warehouse, String principalRole, String catalogRole) {
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           long principalRoleId =
               EntityNames.principalRoleId(connection, warehouse.realm(), principalRole);
           long catalogRoleId = EntityNames.catalogRoleId(connection, warehouse.id(), catalogRole);
@@ -150,6 +186,12 @@ public final class CatalogRoles {
                   "Principal role %s does not hold catalog role %s", principalRole, catalogRole);
             }
           }
+          events.add(
+              CatalogEvents.management(
+                  warehouse.realm(),
+                  warehouse,
+                  "revoke-catalog-role",
+                  Map.of("principal-role", principalRole, "catalog-role", catalogRole)));
           return null;
         });
   }

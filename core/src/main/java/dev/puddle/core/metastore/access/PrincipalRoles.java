@@ -2,6 +2,8 @@ package dev.puddle.core.metastore.access;
 
 import dev.puddle.core.access.BuiltInRoles;
 import dev.puddle.core.access.Role;
+import dev.puddle.core.events.CatalogEvents;
+import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Json;
 import java.sql.PreparedStatement;
@@ -17,16 +19,29 @@ import org.apache.iceberg.exceptions.NotFoundException;
 /** The principal roles of each realm and which principals hold them. */
 public final class PrincipalRoles {
   private final Database database;
+  private final Change change;
 
+  /** The store for changes made outside any request (bootstrap, tests). */
   public PrincipalRoles(Database database) {
+    this(database, Change.NONE);
+  }
+
+  private PrincipalRoles(Database database, Change change) {
     this.database = database;
+    this.change = change;
+  }
+
+  /** This store, its changes made by {@code change}'s request, which their events name. */
+  public PrincipalRoles as(Change change) {
+    return new PrincipalRoles(database, change);
   }
 
   /** Creates a principal role; 409 if the realm has one of that name. */
   public void create(String realm, String name, Map<String, String> properties) {
     EntityNames.check("principal role", name);
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "INSERT INTO principal_role (realm_id, name, properties)"
@@ -41,6 +56,9 @@ public final class PrincipalRoles {
             }
             throw e;
           }
+          events.add(
+              CatalogEvents.management(
+                  realm, null, "create-principal-role", Map.of("principal-role", name)));
           return null;
         });
   }
@@ -73,7 +91,8 @@ public final class PrincipalRoles {
       throw new BadRequestException("Cannot delete the %s principal role", name);
     }
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "DELETE FROM principal_role WHERE realm_id = ? AND name = ?")) {
@@ -83,6 +102,9 @@ public final class PrincipalRoles {
               throw new NotFoundException("Principal role does not exist: %s", name);
             }
           }
+          events.add(
+              CatalogEvents.management(
+                  realm, null, "delete-principal-role", Map.of("principal-role", name)));
           return null;
         });
   }
@@ -90,7 +112,8 @@ public final class PrincipalRoles {
   /** Grants a principal role to a principal; granting it again changes nothing. */
   public void assign(String realm, String principal, String role) {
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           long principalId = EntityNames.principalId(connection, realm, principal);
           long roleId = EntityNames.principalRoleId(connection, realm, role);
           try (PreparedStatement statement =
@@ -104,6 +127,12 @@ public final class PrincipalRoles {
           } catch (SQLException e) {
             throw EntityNames.orGone(e, "Principal or principal role");
           }
+          events.add(
+              CatalogEvents.management(
+                  realm,
+                  null,
+                  "assign-principal-role",
+                  Map.of("principal", principal, "principal-role", role)));
           return null;
         });
   }
@@ -111,7 +140,8 @@ public final class PrincipalRoles {
   /** Revokes a principal role from a principal; 404 if the principal does not hold it. */
   public void revoke(String realm, String principal, String role) {
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           long principalId = EntityNames.principalId(connection, realm, principal);
           long roleId = EntityNames.principalRoleId(connection, realm, role);
           try (PreparedStatement statement =
@@ -125,6 +155,12 @@ public final class PrincipalRoles {
                   "Principal %s does not hold principal role %s", principal, role);
             }
           }
+          events.add(
+              CatalogEvents.management(
+                  realm,
+                  null,
+                  "revoke-principal-role",
+                  Map.of("principal", principal, "principal-role", role)));
           return null;
         });
   }

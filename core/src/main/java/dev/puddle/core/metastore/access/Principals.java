@@ -4,6 +4,8 @@ import dev.puddle.core.access.Principal;
 import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.access.SecretHash;
 import dev.puddle.core.auth.ClientCredentials;
+import dev.puddle.core.events.CatalogEvents;
+import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Json;
 import java.sql.Connection;
@@ -41,9 +43,21 @@ public final class Principals implements ClientCredentials {
   }
 
   private final Database database;
+  private final Change change;
 
+  /** The store for changes made outside any request (bootstrap, tests). */
   public Principals(Database database) {
+    this(database, Change.NONE);
+  }
+
+  private Principals(Database database, Change change) {
     this.database = database;
+    this.change = change;
+  }
+
+  /** This store, its changes made by {@code change}'s request, which their events name. */
+  public Principals as(Change change) {
+    return new Principals(database, change);
   }
 
   /** A new random credential: a 16-byte client id and a 32-byte secret, in hex. */
@@ -86,7 +100,8 @@ public final class Principals implements ClientCredentials {
     check(credential);
     SecretHash hash = SecretHash.of(credential.clientSecret());
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "INSERT INTO principal (realm_id, name, client_id, secret_algorithm,"
@@ -104,6 +119,8 @@ public final class Principals implements ClientCredentials {
             }
             throw e;
           }
+          events.add(
+              CatalogEvents.management(realm, null, "create-principal", Map.of("principal", name)));
           return null;
         });
   }
@@ -153,7 +170,8 @@ public final class Principals implements ClientCredentials {
       throw new BadRequestException("Cannot delete the root principal");
     }
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "DELETE FROM principal WHERE realm_id = ? AND name = ?")) {
@@ -163,6 +181,8 @@ public final class Principals implements ClientCredentials {
               throw new NotFoundException("Principal does not exist: %s", name);
             }
           }
+          events.add(
+              CatalogEvents.management(realm, null, "delete-principal", Map.of("principal", name)));
           return null;
         });
   }
@@ -181,7 +201,8 @@ public final class Principals implements ClientCredentials {
     check(credential);
     SecretHash hash = SecretHash.of(credential.clientSecret());
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "UPDATE principal SET client_id = ?, secret_algorithm = ?, secret_iterations = ?,"
@@ -200,6 +221,9 @@ public final class Principals implements ClientCredentials {
             }
             throw e;
           }
+          events.add(
+              CatalogEvents.management(
+                  realm, null, "rotate-credentials", Map.of("principal", name)));
           return null;
         });
   }

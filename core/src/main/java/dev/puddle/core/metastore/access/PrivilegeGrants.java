@@ -3,8 +3,10 @@ package dev.puddle.core.metastore.access;
 import dev.puddle.core.access.Grant;
 import dev.puddle.core.access.Privilege;
 import dev.puddle.core.access.Securable;
+import dev.puddle.core.events.CatalogEvents;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Warehouse;
@@ -15,6 +17,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -28,9 +31,21 @@ import org.apache.iceberg.exceptions.NotFoundException;
  */
 public final class PrivilegeGrants {
   private final Database database;
+  private final Change change;
 
+  /** The store for changes made outside any request (bootstrap, tests). */
   public PrivilegeGrants(Database database) {
+    this(database, Change.NONE);
+  }
+
+  private PrivilegeGrants(Database database, Change change) {
     this.database = database;
+    this.change = change;
+  }
+
+  /** This store, its changes made by {@code change}'s request, which their events name. */
+  public PrivilegeGrants as(Change change) {
+    return new PrivilegeGrants(database, change);
   }
 
   /** The row a securable is: its namespace's id or its object's id (null for the catalog). */
@@ -40,10 +55,14 @@ public final class PrivilegeGrants {
   public void add(Warehouse warehouse, String catalogRole, Grant grant) {
     checkGrantable(grant);
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           long roleId = EntityNames.catalogRoleId(connection, warehouse.id(), catalogRole);
           Target target = resolve(connection, warehouse, grant.securable());
           insert(connection, warehouse.realm(), roleId, grant, target);
+          events.add(
+              CatalogEvents.management(
+                  warehouse.realm(), warehouse, "add-grant", grantFields(catalogRole, grant)));
           return null;
         });
   }
@@ -70,7 +89,8 @@ public final class PrivilegeGrants {
   /** Revokes a privilege from a catalog role; 404 if the role does not hold it there. */
   public void revoke(Warehouse warehouse, String catalogRole, Grant grant) {
     database.transaction(
-        connection -> {
+        change,
+        (connection, events) -> {
           long roleId = EntityNames.catalogRoleId(connection, warehouse.id(), catalogRole);
           Target target = resolve(connection, warehouse, grant.securable());
           try (PreparedStatement statement =
@@ -88,6 +108,9 @@ public final class PrivilegeGrants {
                   catalogRole, grant.privilege(), grant.securable());
             }
           }
+          events.add(
+              CatalogEvents.management(
+                  warehouse.realm(), warehouse, "revoke-grant", grantFields(catalogRole, grant)));
           return null;
         });
   }
@@ -175,5 +198,16 @@ public final class PrivilegeGrants {
       throws SQLException {
     statement.setObject(first, target.namespaceId());
     statement.setObject(first + 1, target.objectId());
+  }
+
+  /** What a grant's event names: the role, the privilege and where it applies. */
+  private static Map<String, String> grantFields(String catalogRole, Grant grant) {
+    return Map.of(
+        "catalog-role",
+        catalogRole,
+        "privilege",
+        grant.privilege().name(),
+        "securable",
+        grant.securable().toString());
   }
 }

@@ -8,11 +8,12 @@ import dev.puddle.core.access.Privilege;
 import dev.puddle.core.access.Securable;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;
+import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.FreshDatabase;
-import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Rows;
+import dev.puddle.core.metastore.TestEvents;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
 import java.util.Map;
@@ -49,9 +50,8 @@ class PrivilegeGrantsTest {
     objects = new CatalogObjects(database);
     warehouse = new Warehouses(database).ensure("r", "wh", "s3://b/wh", Map.of());
     new CatalogRoles(database).create(warehouse, "readers", Map.of());
-    new Namespaces(database).create(warehouse, NS, Map.of(), IdempotencyMark.NONE);
-    objects.create(
-        warehouse,
+    new Namespaces(database).create(warehouse, NS, Map.of(), Change.NONE);
+    CatalogObject created =
         new CatalogObject(
             UUID.randomUUID(),
             ORDERS,
@@ -59,8 +59,8 @@ class PrivilegeGrantsTest {
             "s3://b/wh/db/orders",
             true,
             "s3://b/wh/db/orders/m.json",
-            "{}"),
-        IdempotencyMark.NONE);
+            "{}");
+    objects.create(warehouse, created, TestEvents.of(warehouse, created), Change.NONE);
   }
 
   @Test
@@ -119,10 +119,10 @@ class PrivilegeGrantsTest {
     grants.add(warehouse, "readers", new Grant(Privilege.TABLE_READ_DATA, Securable.table(ORDERS)));
     TableIdentifier renamed = TableIdentifier.of(NS, "orders_v2");
 
-    objects.rename(warehouse, ORDERS, renamed, CatalogObject.Kind.TABLE, IdempotencyMark.NONE);
+    objects.rename(warehouse, ORDERS, renamed, CatalogObject.Kind.TABLE, Change.NONE);
     assertThat(grants.list(warehouse, "readers"))
         .containsExactly(new Grant(Privilege.TABLE_READ_DATA, Securable.table(renamed)));
-    objects.drop(warehouse, renamed, CatalogObject.Kind.TABLE, false, "test", IdempotencyMark.NONE);
+    objects.drop(warehouse, renamed, CatalogObject.Kind.TABLE, false, Change.NONE);
 
     assertThat(grants.list(warehouse, "readers")).isEmpty();
   }
@@ -135,11 +135,7 @@ class PrivilegeGrantsTest {
     grants.add(warehouse, "readers", grant);
     long added = accessVersion();
     objects.rename(
-        warehouse,
-        ORDERS,
-        TableIdentifier.of(NS, "o2"),
-        CatalogObject.Kind.TABLE,
-        IdempotencyMark.NONE);
+        warehouse, ORDERS, TableIdentifier.of(NS, "o2"), CatalogObject.Kind.TABLE, Change.NONE);
     long renamed = accessVersion();
 
     assertThat(added).isGreaterThan(before);

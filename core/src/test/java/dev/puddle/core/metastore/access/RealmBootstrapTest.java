@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.puddle.core.access.BuiltInRoles;
 import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.auth.ClientCredentials.PrincipalRef;
+import dev.puddle.core.metastore.Change;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.FreshDatabase;
 import dev.puddle.core.metastore.Rows;
@@ -59,7 +60,7 @@ class RealmBootstrapTest {
     Warehouses warehouses = new Warehouses(database);
     warehouses.ensure("r", "before", "s3://b/before", Map.of());
     new RealmBootstrap(database).bootstrap("r", null);
-    warehouses.create("r", "after", "s3://b/after", Map.of());
+    warehouses.create("r", "after", "s3://b/after", Map.of(), Change.NONE);
 
     assertThat(
             heldRoles(
