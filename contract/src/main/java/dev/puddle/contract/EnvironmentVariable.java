@@ -138,7 +138,11 @@ public enum EnvironmentVariable {
   PURGE_SWEEP_STALE_MINUTES(
       "PUDDLE_PURGE_SWEEP_STALE_MINUTES",
       "60",
-      "Sweep function: a queued job not moving for this long is sent again.");
+      "Sweep function: a queued job not moving for this long is sent again."),
+  MAINTENANCE_INTERVAL_HOURS(
+      "PUDDLE_MAINTENANCE_INTERVAL_HOURS",
+      "24",
+      "Sweep function: a table whose last maintenance run started this long ago gets another.");
 
   private final String key;
   private final String defaultValue;

@@ -181,6 +181,18 @@ public enum Route {
   /** A warehouse's purge jobs. */
   LIST_PURGE_JOBS(
       "listPurgeJobs", "GET", "/admin/v1/warehouses/{warehouse}/purge-jobs", FunctionGroup.ADMIN),
+  /** A warehouse's table maintenance runs. */
+  LIST_MAINTENANCE_JOBS(
+      "listMaintenanceJobs",
+      "GET",
+      "/admin/v1/warehouses/{warehouse}/maintenance-jobs",
+      FunctionGroup.ADMIN),
+  /** Starts a maintenance run of one table now. */
+  START_MAINTENANCE(
+      "startMaintenance",
+      "POST",
+      "/admin/v1/warehouses/{warehouse}/maintenance-jobs",
+      FunctionGroup.ADMIN),
 
   HEALTH("health", "GET", "/healthz", FunctionGroup.READ),
   READY("ready", "GET", "/readyz", FunctionGroup.READ);

@@ -13,11 +13,12 @@ import dev.puddle.core.api.Response;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.aws.SqsPurgeQueue;
+import dev.puddle.core.maintenance.BackgroundWork;
+import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeMessage;
-import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.purge.PurgeSweep;
 import dev.puddle.core.purge.PurgeWorker;
@@ -36,6 +37,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -643,7 +645,7 @@ class PurgeTest {
 
   /** A purge queue that cannot be reached: every send is lost. */
   private static PurgeQueue unreachableQueue() {
-    return (job, delay) -> {
+    return (kind, job, delay) -> {
       throw new IllegalStateException("SQS unreachable");
     };
   }
@@ -665,17 +667,14 @@ class PurgeTest {
 
   /** The purge handler as the twin wires it, over the given S3 client and queue. */
   private static PurgeHandler handler(S3Client client, PurgeQueue queue) {
-    PurgeJobs jobs = new PurgeJobs(TestTwin.get().database());
     return new PurgeHandler(
-        new PurgeProcessor(
-            jobs,
-            new PurgeWorker(
-                jobs,
-                new Warehouses(TestTwin.get().database()),
+        new BackgroundWork(TestTwin.get().database())
+            .processor(
                 TestTwin.get().storage().io(),
-                new S3Objects(client)),
-            queue,
-            TestTwin.PURGE.maxReceives()));
+                new S3Objects(client),
+                queue,
+                TestTwin.PURGE.maxReceives(),
+                Clock.systemUTC()));
   }
 
   /** The end of a purge function, as abrupt as a crash or a timeout: nothing catches it. */
@@ -741,10 +740,11 @@ class PurgeTest {
   private static JsonNode sweepNow() throws IOException {
     PurgeSweepHandler sweep =
         new PurgeSweepHandler(
-            new PurgeSweep(
-                new PurgeJobs(TestTwin.get().database()),
-                TestTwin.get().purge().queue(),
-                new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000)));
+            new BackgroundWork(TestTwin.get().database())
+                .sweep(
+                    TestTwin.get().purge().queue(),
+                    new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000),
+                    MaintenanceOutbox.Settings.DEFAULTS));
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     sweep.handleRequest(
         new ByteArrayInputStream("{\"source\":\"aws.events\"}".getBytes(StandardCharsets.UTF_8)),

@@ -114,6 +114,10 @@ public enum Operation {
       Route.RENAME_VIEW),
 
   LIST_PURGE_JOBS(holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.LIST_PURGE_JOBS),
+  LIST_MAINTENANCE_JOBS(
+      holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.LIST_MAINTENANCE_JOBS),
+  /** Expires a table's snapshots and deletes its unreachable files, as its properties say. */
+  START_MAINTENANCE(holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.START_MAINTENANCE),
 
   LIST_WAREHOUSES(serviceAdmin(), Route.LIST_WAREHOUSES),
   CREATE_WAREHOUSE(serviceAdmin(), Route.CREATE_WAREHOUSE),

@@ -34,7 +34,8 @@ public final class Migrations {
           "V4__access.sql",
           "V5__signing_keys.sql",
           "V6__read_functions.sql",
-          "V7__access_version.sql");
+          "V7__access_version.sql",
+          "V9__maintenance.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"
   private static final int LOCK_MIGRATIONS = 1;

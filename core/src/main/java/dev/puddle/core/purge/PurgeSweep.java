@@ -1,15 +1,17 @@
 package dev.puddle.core.purge;
 
-import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.BackgroundJobs;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
- * The scheduled sweep: sends again the purge jobs whose message was never sent (the send after a
- * drop or a continuation failed) or that have waited too long (the message was lost, e.g. the queue
- * was purged), and marks failed the jobs whose function died on the last receive of their message,
- * which went to the dead-letter queue without a word.
+ * The scheduled sweep, for every kind of job the purge queue carries: sends again the jobs whose
+ * message was never sent (the send after a drop or a continuation failed) or that have waited too
+ * long (the message was lost, e.g. the queue was purged), and marks failed the jobs whose function
+ * died on the last receive of their message, which went to the dead-letter queue without a word.
+ * Then it starts the runs a {@link Schedule} says are due.
  */
 public final class PurgeSweep {
   /**
@@ -22,25 +24,52 @@ public final class PurgeSweep {
   public record Settings(Duration grace, Duration stale, int limit) {}
 
   /** What a sweep did. */
-  public record Result(int resent, int failed) {}
+  public record Result(int resent, int failed, int scheduled) {}
 
-  private final PurgeJobs jobs;
+  /** Jobs the sweep starts on its own, e.g. the maintenance runs that are due. */
+  @FunctionalInterface
+  public interface Schedule {
+    /** Starts the jobs that are due, at most {@code limit}, and returns how many it started. */
+    int startDue(int limit);
+  }
+
+  private final Map<JobKind, BackgroundJobs<?>> jobs;
   private final PurgeQueue queue;
   private final Settings settings;
+  private final List<Schedule> schedules;
 
-  public PurgeSweep(PurgeJobs jobs, PurgeQueue queue, Settings settings) {
+  /**
+   * @param jobs the job rows of each kind the queue carries
+   * @param schedules what else starts jobs on the sweep's schedule
+   */
+  public PurgeSweep(
+      Map<JobKind, BackgroundJobs<?>> jobs,
+      PurgeQueue queue,
+      Settings settings,
+      List<Schedule> schedules) {
     this.jobs = jobs;
     this.queue = queue;
     this.settings = settings;
+    this.schedules = schedules;
   }
 
   public Result run() {
-    int failed = jobs.failAbandoned(settings.stale());
-    List<UUID> resend = jobs.toResend(settings.grace(), settings.stale(), settings.limit());
-    for (UUID job : resend) {
-      queue.send(job, Duration.ZERO);
-      jobs.markSent(job);
+    int failed = 0;
+    int resent = 0;
+    for (Map.Entry<JobKind, BackgroundJobs<?>> kind : jobs.entrySet()) {
+      BackgroundJobs<?> rows = kind.getValue();
+      failed += rows.failAbandoned(settings.stale());
+      List<UUID> resend = rows.toResend(settings.grace(), settings.stale(), settings.limit());
+      for (UUID job : resend) {
+        queue.send(kind.getKey(), job, Duration.ZERO);
+        rows.markSent(job);
+      }
+      resent += resend.size();
     }
-    return new Result(resend.size(), failed);
+    int scheduled = 0;
+    for (Schedule schedule : schedules) {
+      scheduled += schedule.startDue(settings.limit());
+    }
+    return new Result(resent, failed, scheduled);
   }
 }

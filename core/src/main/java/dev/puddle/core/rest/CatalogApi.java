@@ -15,10 +15,12 @@ import dev.puddle.core.auth.OAuthError;
 import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.catalog.VersionCache;
+import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.IdempotencyMark;
+import dev.puddle.core.metastore.MaintenanceJobs;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.SigningKeys;
@@ -88,7 +90,10 @@ public final class CatalogApi {
       return this;
     }
 
-    /** Where drops with purge send their jobs; without one, the sweep sends them. */
+    /**
+     * Where drops with purge and maintenance runs send their jobs; without one, the sweep sends
+     * them.
+     */
     public Builder purgeQueue(PurgeQueue purgeQueue) {
       this.purgeQueue = purgeQueue;
       return this;
@@ -125,6 +130,7 @@ public final class CatalogApi {
   private final Storage storage;
   private final AccessQuery access;
   private final PurgeOutbox purges;
+  private final MaintenanceOutbox maintenance;
   private final VersionCache<TableMetadata> parsedMetadata = VersionCache.ofHeapShare();
   private final IdempotentRequests idempotency;
   private final ProbeEndpoints probes;
@@ -135,6 +141,7 @@ public final class CatalogApi {
   private final ViewEndpoints viewEndpoints;
   private final CredentialEndpoints credentialEndpoints;
   private final PurgeJobEndpoints purgeJobEndpoints;
+  private final MaintenanceJobEndpoints maintenanceJobEndpoints;
   private final ManagementEndpoints managementEndpoints;
 
   private CatalogApi(Builder parts) {
@@ -153,6 +160,10 @@ public final class CatalogApi {
     this.access = new AccessQuery(database);
     PurgeJobs purgeJobs = new PurgeJobs(database);
     this.purges = new PurgeOutbox(purgeJobs, parts.purgeQueue);
+    MaintenanceJobs maintenanceJobs = new MaintenanceJobs(database);
+    this.maintenance =
+        new MaintenanceOutbox(
+            maintenanceJobs, parts.purgeQueue, MaintenanceOutbox.Settings.DEFAULTS);
     this.idempotency =
         settings.idempotencyKeyLifetime() == null
             ? null
@@ -166,9 +177,14 @@ public final class CatalogApi {
     this.namespaceEndpoints = new NamespaceEndpoints(namespaces);
     this.tableEndpoints =
         new TableEndpoints(
-            objects, parsedMetadata, new LoadedTables(objects, VersionCache.ofHeapShare()));
+            objects,
+            parsedMetadata,
+            new LoadedTables(objects, VersionCache.ofHeapShare()),
+            maintenance);
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs);
+    this.maintenanceJobEndpoints =
+        new MaintenanceJobEndpoints(maintenanceJobs, maintenance, objects);
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);
   }
 
@@ -299,6 +315,12 @@ public final class CatalogApi {
     Route route = scope.request().route();
     if (route == Route.LIST_PURGE_JOBS) {
       return purgeJobEndpoints.listPurgeJobs(scope);
+    }
+    if (route == Route.LIST_MAINTENANCE_JOBS) {
+      return maintenanceJobEndpoints.listMaintenanceJobs(scope);
+    }
+    if (route == Route.START_MAINTENANCE) {
+      return maintenanceJobEndpoints.startMaintenance(scope);
     }
     if (route.group() == FunctionGroup.ADMIN) {
       return managementEndpoints.handle(scope);

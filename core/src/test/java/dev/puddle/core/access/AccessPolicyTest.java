@@ -89,6 +89,8 @@ class AccessPolicyTest {
           entry(Operation.DROP_VIEW, "VIEW_DROP on VIEW"),
           entry(Operation.RENAME_VIEW, "VIEW_DROP on VIEW + VIEW_CREATE on DESTINATION_NAMESPACE"),
           entry(Operation.LIST_PURGE_JOBS, "CATALOG_MANAGE_CONTENT on CATALOG"),
+          entry(Operation.LIST_MAINTENANCE_JOBS, "CATALOG_MANAGE_CONTENT on CATALOG"),
+          entry(Operation.START_MAINTENANCE, "CATALOG_MANAGE_CONTENT on CATALOG"),
           entry(Operation.LIST_WAREHOUSES, "service admin"),
           entry(Operation.CREATE_WAREHOUSE, "service admin"),
           entry(Operation.GET_WAREHOUSE, "service admin | CATALOG_READ_PROPERTIES on CATALOG"),
