@@ -174,10 +174,15 @@ class PuddleStackTest {
     for (Group group : Group.values()) {
       List<Map<String, Object>> deletes = s.allowing(s.role(group), "s3:DeleteObject");
       switch (group) {
-        case PURGE ->
-            assertThat(deletes)
-                .singleElement()
-                .satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*]]}"));
+        case PURGE -> {
+          assertThat(deletes)
+              .singleElement()
+              .satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*]]}"));
+          // maintenance commits its expiries: metadata files only
+          assertThat(s.allowing(s.role(group), "s3:PutObject"))
+              .singleElement()
+              .satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*/metadata/*]]}"));
+        }
         case WRITE -> {
           assertThat(deletes)
               .singleElement()
@@ -364,7 +369,7 @@ class PuddleStackTest {
 
   @ParameterizedTest
   @MethodSource("profiles")
-  void onlyTheFunctionsThatQueuePurgesMaySendAndOnlyReadAndWriteMayAssumeTheVendingRole(
+  void onlyTheFunctionsThatQueueJobsMaySendAndOnlyReadAndWriteMayAssumeTheVendingRole(
       Synthesized s) {
     Set<Group> senders = EnumSet.noneOf(Group.class);
     Set<Group> assumers = EnumSet.noneOf(Group.class);
@@ -376,7 +381,9 @@ class PuddleStackTest {
         assumers.add(group);
       }
     }
-    assertThat(senders).containsExactlyInAnyOrder(Group.WRITE, Group.PURGE, Group.SWEEP);
+    // the admin function starts maintenance runs on demand
+    assertThat(senders)
+        .containsExactlyInAnyOrder(Group.WRITE, Group.ADMIN, Group.PURGE, Group.SWEEP);
     assertThat(assumers).containsExactlyInAnyOrder(Group.READ, Group.WRITE);
 
     String vending =

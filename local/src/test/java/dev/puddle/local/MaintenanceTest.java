@@ -26,6 +26,8 @@ import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -85,8 +87,8 @@ class MaintenanceTest {
           required(1, "id", Types.LongType.get()), required(2, "day", Types.StringType.get()));
   private static final PartitionSpec SPEC = PartitionSpec.unpartitioned();
   private static final Namespace NAMESPACE = Namespace.of("ops");
-  private static final int SNAPSHOTS = 30;
-  private static final int KEEP = 10;
+  private static final int SNAPSHOTS = 20;
+  private static final int KEEP = 5;
 
   private static S3Client s3;
 
@@ -143,6 +145,14 @@ class MaintenanceTest {
   void writersCommittingDuringExpiryLoseNothing() throws Exception {
     TableIdentifier id = TableIdentifier.of(NAMESPACE, "busy");
     historyTable(id);
+    // the writers race each other too: enough retries that none gives up under load
+    catalog
+        .loadTable(id)
+        .updateProperties()
+        .set(TableProperties.COMMIT_NUM_RETRIES, "100")
+        .set(TableProperties.COMMIT_MIN_RETRY_WAIT_MS, "10")
+        .set(TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "200")
+        .commit();
     int writers = 4;
     int appends = 5;
     ExecutorService threads = Executors.newFixedThreadPool(writers);
@@ -199,6 +209,9 @@ class MaintenanceTest {
     assertThat(expired.state()).isEqualTo(State.QUEUED);
     assertThat(handedOn).containsExactly(job);
     String expiredAt = metadata(catalog.loadTable(id)).metadataFileLocation();
+    // the next notes the files to delete
+    processor(s3, queue).process(List.of(delivery(job, 1)), Deadline.in(Duration.ofMillis(1)));
+    assertThat(jobs().find(job).orElseThrow().phase()).isEqualTo(Phase.DELETE);
 
     // the next dies at its first DeleteObjects, holding its claim
     assertThatThrownBy(
@@ -230,32 +243,30 @@ class MaintenanceTest {
   @Test
   void orphansOlderThanTheWindowGoAndAFileBeingWrittenStays() {
     TableIdentifier id = TableIdentifier.of(NAMESPACE, "orphans");
-    Duration window = Duration.ofSeconds(2);
     Table table =
         catalog.createTable(
             id,
             SCHEMA,
             SPEC,
             Map.of(
-                "maintenance.orphan-files.older-than-ms",
-                Long.toString(window.toMillis()),
-                TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED,
-                "true",
-                TableProperties.METADATA_PREVIOUS_VERSIONS_MAX,
-                "2"));
+                TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true",
+                TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "2"));
     for (int i = 0; i < 5; i++) {
       table.newFastAppend().appendFile(writtenDataFile(table)).commit();
     }
     String orphan = table.locationProvider().newDataLocation("failed-" + UUID.randomUUID());
     put(orphan);
-    Instant written = lastModified(orphan);
+    Instant orphanWritten = lastModified(orphan);
+    // S3 times have whole seconds: the write in flight starts in a later one
     long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!Instant.now().isAfter(written.plus(window).plusSeconds(1))) {
+    while (!Instant.now().truncatedTo(ChronoUnit.SECONDS).isAfter(orphanWritten)) {
       assertThat(System.nanoTime()).isLessThan(deadline);
-      LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+      LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
     }
     // an engine's write in flight: its file is there, its commit is not
     DataFile inFlight = writtenDataFile(table);
+    Instant inFlightWritten = lastModified(inFlight.location());
+    assertThat(inFlightWritten).isAfter(orphanWritten);
     Table current = catalog.loadTable(id);
     TableMetadata metadata = metadata(current);
     List<String> droppedFromLog = new ArrayList<>(objectsUnder(table.location() + "/metadata"));
@@ -263,8 +274,16 @@ class MaintenanceTest {
     droppedFromLog.remove(metadata.metadataFileLocation());
     metadata.previousFiles().forEach(entry -> droppedFromLog.remove(entry.file()));
 
-    MaintenanceJob done = awaitDone(start(id));
+    // the run's clock says the write in flight is exactly the default 3 days old: not older
+    UUID job = jobs().start(tableId(id), MaintenanceJob.Trigger.REQUEST).orElseThrow();
+    Clock clock = Clock.fixed(inFlightWritten.plus(Duration.ofDays(3)), ZoneOffset.UTC);
+    List<String> failed =
+        processor(s3, (kind, sent, delay) -> {}, clock)
+            .process(List.of(delivery(job, 1)), Deadline.in(Duration.ofMinutes(1)));
+    MaintenanceJob done = jobs().find(job).orElseThrow();
 
+    assertThat(failed).isEmpty();
+    assertThat(done.state()).isEqualTo(State.DONE);
     assertThat(exists(orphan)).isFalse();
     assertThat(exists(inFlight.location())).isTrue();
     // six versions (the create's and five appends'): the current, two in the log, three dropped
@@ -284,15 +303,15 @@ class MaintenanceTest {
   // tables
 
   /**
-   * A table of {@link #SNAPSHOTS} appends of two files each, with a delete of the first ten
-   * appends' files after the tenth, a statistics file on the first snapshot, and retention set to
+   * A table of {@link #SNAPSHOTS} appends of two files each, with a delete of the first five
+   * appends' files after the fifth, a statistics file on the first snapshot, and retention set to
    * keep {@link #KEEP} snapshots: the rest are older than a millisecond.
    */
   private Table historyTable(TableIdentifier id) {
     Table table = catalog.createTable(id, SCHEMA, SPEC);
     List<DataFile> early = new ArrayList<>();
     for (int i = 0; i < SNAPSHOTS; i++) {
-      if (i == 10) {
+      if (i == 5) {
         var delete = table.newDelete();
         early.forEach(delete::deleteFile);
         delete.commit();
@@ -300,7 +319,7 @@ class MaintenanceTest {
       DataFile a = writtenDataFile(table);
       DataFile b = writtenDataFile(table);
       table.newFastAppend().appendFile(a).appendFile(b).commit();
-      if (i < 10) {
+      if (i < 5) {
         early.add(a);
         early.add(b);
       }
@@ -457,13 +476,18 @@ class MaintenanceTest {
   }
 
   private static PurgeProcessor processor(S3Client client, PurgeQueue queue) {
+    return processor(client, queue, Clock.systemUTC());
+  }
+
+  /** The purge function's processor as the twin wires it, over the given S3 client and clock. */
+  private static PurgeProcessor processor(S3Client client, PurgeQueue queue, Clock clock) {
     return new BackgroundWork(TestTwin.get().database())
         .processor(
             TestTwin.get().storage().io(),
             new S3Objects(client),
             queue,
             TestTwin.PURGE.maxReceives(),
-            Clock.systemUTC());
+            clock);
   }
 
   private static PurgeProcessor.Delivery delivery(UUID job, int receive) {

@@ -44,8 +44,9 @@ import org.apache.iceberg.io.FileIO;
  *   <li>{@code expire}: commits the expiry {@link SnapshotExpiry} computes, through {@link
  *       TableCommit}'s locked path, re-planned on whatever version is current once the row is
  *       locked. The position noted is the metadata file the expiry was based on.
- *   <li>{@code plan}: notes the files only the expired snapshots reached, that nothing of the
- *       table's current metadata reaches ({@link TableFiles}).
+ *   <li>{@code plan}: notes the files under the table's own location that only the expired
+ *       snapshots reached, that nothing of the table's current metadata reaches ({@link
+ *       TableFiles}).
  *   <li>{@code delete}: deletes the noted files, 1000 in one {@code DeleteObjects} a step.
  *   <li>{@code orphans}: lists the table's location, 1000 keys a step, and deletes what no metadata
  *       of the table reaches: metadata files dropped from the metadata log (if {@code
@@ -93,10 +94,15 @@ public final class MaintenanceWorker implements JobWorker<MaintenanceJob> {
     }
   }
 
-  /** The table a job maintains, as it is now. */
-  private record Target(Warehouse warehouse, CatalogObject row, MaintenanceProperties settings) {
+  /** The table a job maintains, as it is now, and its warehouse's current properties. */
+  private record Target(
+      Warehouse warehouse, CatalogObject row, Map<String, String> warehouseProperties) {
     TableMetadata metadata() {
       return TableMetadataParser.fromJson(row.metadataLocation(), row.metadataJson());
+    }
+
+    MaintenanceProperties settings() {
+      return new MaintenanceProperties(metadata().properties(), warehouseProperties);
     }
   }
 
@@ -114,7 +120,7 @@ public final class MaintenanceWorker implements JobWorker<MaintenanceJob> {
       Optional<Target> target = target(job);
       Step step;
       if (target.isEmpty() || !target.get().settings().gcEnabled()) {
-        step = Step.to(Phase.DONE, null, Counts.NONE); // dropped, renamed away or not ours to clean
+        step = Step.to(Phase.DONE, null, Counts.NONE); // dropped, or gc.enabled=false
       } else {
         step =
             switch (phase) {
@@ -143,22 +149,14 @@ public final class MaintenanceWorker implements JobWorker<MaintenanceJob> {
     return objects
         .find(warehouse, identifier.get())
         .filter(row -> row.id().equals(job.tableId()) && row.kind() == Kind.TABLE)
-        .map(
-            row ->
-                new Target(
-                    warehouse,
-                    row,
-                    new MaintenanceProperties(
-                        TableMetadataParser.fromJson(row.metadataLocation(), row.metadataJson())
-                            .properties(),
-                        warehouses.properties(warehouse.id()))));
+        .map(row -> new Target(warehouse, row, warehouses.properties(warehouse.id())));
   }
 
   private Step expire(Target target) {
     if (!target.settings().expiryEnabled()) {
       return Step.to(Phase.ORPHANS, null, Counts.NONE);
     }
-    Map<String, String> defaults = target.settings().expiryDefaults();
+    // the change runs under the row lock, on the version current then; what it did is read here
     String[] based = {null};
     long[] expired = {0};
     PuddleCatalog catalog =
@@ -174,7 +172,12 @@ public final class MaintenanceWorker implements JobWorker<MaintenanceJob> {
         .commit(
             target.row().identifier(),
             current -> {
-              TableMetadata updated = SnapshotExpiry.expire(current, defaults, io);
+              MaintenanceProperties settings =
+                  new MaintenanceProperties(current.properties(), target.warehouseProperties());
+              if (!settings.gcEnabled() || !settings.expiryEnabled()) {
+                return current; // a commit since turned it off
+              }
+              TableMetadata updated = SnapshotExpiry.expire(current, settings.expiryDefaults(), io);
               based[0] = updated == current ? null : current.metadataFileLocation();
               expired[0] = current.snapshots().size() - updated.snapshots().size();
               return updated;
@@ -184,9 +187,29 @@ public final class MaintenanceWorker implements JobWorker<MaintenanceJob> {
         : Step.to(Phase.PLAN, based[0], Counts.expired(expired[0]));
   }
 
+  /**
+   * Notes the unreachable files under the table's own location: only those are the table's to
+   * delete (a file outside it, e.g. imported by {@code add_files}, may be another's; a registered
+   * table owns no location).
+   */
   private Step plan(Target target, String basedOn) {
+    Optional<S3Location> own =
+        target.row().ownsLocation()
+            ? S3Location.parse(target.row().location()).filter(l -> !l.key().isEmpty())
+            : Optional.empty();
+    if (own.isEmpty()) {
+      return Step.to(Phase.ORPHANS, null, Counts.NONE);
+    }
     TableMetadata before = TableMetadataParser.read(io, basedOn);
-    List<NotedFile> unreachable = new TableFiles(io).unreachable(before, target.metadata());
+    List<NotedFile> unreachable =
+        new TableFiles(io)
+            .unreachable(before, target.metadata()).stream()
+                .filter(
+                    file ->
+                        S3Location.parse(file.path())
+                            .map(location -> location.isBelow(own.get()))
+                            .orElse(false))
+                .toList();
     return new Step(Phase.DELETE, null, Counts.NONE, unreachable);
   }
 
