@@ -311,13 +311,13 @@ class PuddleStackTest {
   }
 
   /**
-   * The management API (warehouses, principals, roles, grants, purge job listings) lives in the
-   * metastore: the admin function reaches no object, queue, role or secret besides the metastore's
-   * login.
+   * The management API (warehouses, principals, roles, grants, job listings) lives in the
+   * metastore: the admin function reaches no object, role or secret besides the metastore's login,
+   * and no queue but the purge queue, where it sends the maintenance runs it is asked to start.
    */
   @ParameterizedTest
   @MethodSource("profiles")
-  void theAdminFunctionReachesOnlyTheMetastoreAndItsLogs(Synthesized s) {
+  void theAdminFunctionReachesOnlyTheMetastoreItsLogsAndThePurgeQueue(Synthesized s) {
     List<String> actions =
         s.statements(s.role(Group.ADMIN)).stream()
             .filter(st -> "Allow".equals(st.get("Effect")))
@@ -331,8 +331,14 @@ class PuddleStackTest {
                     || action.startsWith("rds-db:")
                     || action.startsWith("rds-data:")
                     || action.equals("secretsmanager:GetSecretValue")
-                    || action.equals("secretsmanager:DescribeSecret"),
-            "logs, the metastore and its login");
+                    || action.equals("secretsmanager:DescribeSecret")
+                    || action.startsWith("sqs:SendMessage")
+                    || action.equals("sqs:GetQueueAttributes")
+                    || action.equals("sqs:GetQueueUrl"),
+            "logs, the metastore and its login, the purge queue");
+    assertThat(s.allowing(s.role(Group.ADMIN), "sqs:SendMessage"))
+        .singleElement()
+        .satisfies(st -> assertThat(text(st.get("Resource"))).contains("PurgeQueues"));
   }
 
   /**
