@@ -155,7 +155,7 @@ class MaintenanceTest {
         .set(TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "200")
         .commit();
     int writers = 4;
-    int appends = 5;
+    int appends = 3;
     ExecutorService threads = Executors.newFixedThreadPool(writers);
     List<Future<List<String>>> written = new ArrayList<>();
     UUID job;
