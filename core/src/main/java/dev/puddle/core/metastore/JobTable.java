@@ -1,11 +1,13 @@
 package dev.puddle.core.metastore;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -129,7 +131,7 @@ public abstract class JobTable<J> implements BackgroundJobs<J> {
    * lost.
    */
   boolean advance(
-      java.sql.Connection connection,
+      Connection connection,
       Claim<J> claim,
       String phase,
       String resumeAt,
@@ -234,7 +236,7 @@ public abstract class JobTable<J> implements BackgroundJobs<J> {
   }
 
   /** The job whose key is {@code id}. */
-  public java.util.Optional<J> find(UUID id) {
+  public Optional<J> find(UUID id) {
     return database.autocommit(
         connection -> {
           try (PreparedStatement statement =
@@ -242,9 +244,7 @@ public abstract class JobTable<J> implements BackgroundJobs<J> {
                   "SELECT " + columns + " FROM " + table + " WHERE " + key + " = ?")) {
             statement.setObject(1, id);
             try (ResultSet rs = statement.executeQuery()) {
-              return rs.next()
-                  ? java.util.Optional.of(reader.read(rs))
-                  : java.util.Optional.<J>empty();
+              return rs.next() ? Optional.of(reader.read(rs)) : Optional.<J>empty();
             }
           }
         });
