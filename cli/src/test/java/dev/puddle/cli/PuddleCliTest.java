@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.aws.S3Objects;
+import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.purge.PurgeSweep;
 import dev.puddle.functions.RequestLog;
 import dev.puddle.local.LocalPostgres;
@@ -80,7 +81,8 @@ class PuddleCliTest {
             Duration.ofSeconds(4),
             2,
             Duration.ofSeconds(30),
-            new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), 1000));
+            new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), 1000),
+            MaintenanceOutbox.Settings.DEFAULTS);
     twin =
         LocalTwin.start(
             new LocalTwin.Options(

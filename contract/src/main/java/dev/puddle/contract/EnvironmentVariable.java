@@ -148,7 +148,11 @@ public enum EnvironmentVariable {
   EVENT_SWEEP_GRACE_SECONDS(
       "PUDDLE_EVENT_SWEEP_GRACE_SECONDS",
       "60",
-      "Event sweep: an event unpublished for this long has the relay nudged.");
+      "Event sweep: an event unpublished for this long has the relay nudged."),
+  MAINTENANCE_INTERVAL_HOURS(
+      "PUDDLE_MAINTENANCE_INTERVAL_HOURS",
+      "24",
+      "Sweep function: a table whose last maintenance run started this long ago gets another.");
 
   private final String key;
   private final String defaultValue;

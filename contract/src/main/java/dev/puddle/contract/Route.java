@@ -247,6 +247,18 @@ public enum Route {
       "POST",
       "/admin/v1/warehouses/{warehouse}/purge-jobs/{job}/redrive",
       FunctionGroup.ADMIN),
+  /** A warehouse's table maintenance runs. */
+  LIST_MAINTENANCE_JOBS(
+      "listMaintenanceJobs",
+      "GET",
+      "/admin/v1/warehouses/{warehouse}/maintenance-jobs",
+      FunctionGroup.ADMIN),
+  /** Starts a maintenance run of one table now. */
+  START_MAINTENANCE(
+      "startMaintenance",
+      "POST",
+      "/admin/v1/warehouses/{warehouse}/maintenance-jobs",
+      FunctionGroup.ADMIN),
 
   HEALTH("health", "GET", "/healthz", FunctionGroup.READ),
   READY("ready", "GET", "/readyz", FunctionGroup.READ);

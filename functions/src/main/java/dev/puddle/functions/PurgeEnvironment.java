@@ -3,22 +3,22 @@ package dev.puddle.functions;
 import dev.puddle.contract.EnvironmentVariable;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.aws.SqsPurgeQueue;
+import dev.puddle.core.maintenance.BackgroundWork;
+import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.Database;
-import dev.puddle.core.metastore.DroppedObjects;
-import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.ScanPlans;
-import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.purge.PurgeSweep;
-import dev.puddle.core.purge.PurgeWorker;
 import dev.puddle.core.storage.Storage;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 
 /**
- * Wires the purge queue, the purge function and the sweep from environment variables, once per
- * execution environment. Every setting is an {@link EnvironmentVariable}.
+ * Wires the purge queue, the purge function (purges and table maintenance) and the sweep from
+ * environment variables, once per execution environment. Every setting is an {@link
+ * EnvironmentVariable}.
  */
 final class PurgeEnvironment {
   private static final int SWEEP_LIMIT = 1000;
@@ -32,15 +32,15 @@ final class PurgeEnvironment {
 
   static PurgeProcessor processor(Map<String, String> env) {
     Environment environment = new Environment(env);
-    Database database = environment.database();
-    PurgeJobs jobs = new PurgeJobs(database);
     Storage storage = environment.storage();
     S3Objects s3 = new S3Objects(S3Objects.client(storage.clientProperties()));
-    return new PurgeProcessor(
-        jobs,
-        new PurgeWorker(jobs, new Warehouses(database), storage.io(), s3),
-        queue(env),
-        environment.intValue(EnvironmentVariable.PURGE_MAX_RECEIVES));
+    return new BackgroundWork(environment.database())
+        .processor(
+            storage.io(),
+            s3,
+            queue(env),
+            environment.intValue(EnvironmentVariable.PURGE_MAX_RECEIVES),
+            Clock.systemUTC());
   }
 
   /** The scheduled sweep: purge jobs to send again, and expired scan plans, over one database. */
@@ -52,14 +52,19 @@ final class PurgeEnvironment {
 
   private static PurgeSweep sweep(Map<String, String> env, Database database) {
     Environment environment = new Environment(env);
-    return new PurgeSweep(
-        new PurgeJobs(database),
-        new DroppedObjects(database),
-        queue(env),
-        new PurgeSweep.Settings(
-            Duration.ofSeconds(environment.intValue(EnvironmentVariable.PURGE_SWEEP_GRACE_SECONDS)),
-            Duration.ofMinutes(environment.intValue(EnvironmentVariable.PURGE_SWEEP_STALE_MINUTES)),
-            SWEEP_LIMIT));
+    return new BackgroundWork(database)
+        .sweep(
+            queue(env),
+            new PurgeSweep.Settings(
+                Duration.ofSeconds(
+                    environment.intValue(EnvironmentVariable.PURGE_SWEEP_GRACE_SECONDS)),
+                Duration.ofMinutes(
+                    environment.intValue(EnvironmentVariable.PURGE_SWEEP_STALE_MINUTES)),
+                SWEEP_LIMIT),
+            new MaintenanceOutbox.Settings(
+                Duration.ofHours(
+                    environment.intValue(EnvironmentVariable.MAINTENANCE_INTERVAL_HOURS)),
+                MaintenanceOutbox.Settings.DEFAULTS.debounce()));
   }
 
   private static PurgeQueue queue(Map<String, String> env) {

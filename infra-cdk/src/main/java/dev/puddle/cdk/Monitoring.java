@@ -59,7 +59,8 @@ final class Monitoring extends Construct {
 
     alarm(
         "DeadLetters",
-        "A purge failed for good: its job's last-error tells why (see README, dead-letter queue)",
+        "A purge or table maintenance job failed for good: its job's last-error tells why (see"
+            + " docs/runbooks/dead-letter-queue.md and docs/maintenance.md)",
         queues.deadLetters().metricApproximateNumberOfMessagesVisible(options("Maximum")),
         0);
     alarm(

@@ -102,7 +102,9 @@ public final class PuddleStack extends Stack {
         environment.put(EnvironmentVariable.EVENT_RELAY_QUEUE_URL, events.queue().getQueueUrl());
       }
       switch (group) {
-        case WRITE ->
+        // drops with purge, commits past a table's snapshot threshold and on-demand maintenance
+        // runs send their jobs to the purge queue
+        case WRITE, ADMIN ->
             environment.put(EnvironmentVariable.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
         case RELAY ->
             environment.put(EnvironmentVariable.EVENT_BUS_NAME, events.bus().getEventBusName());
@@ -149,6 +151,7 @@ public final class PuddleStack extends Stack {
     }
     grantStorage(warehouse);
     queues.queue().grantSendMessages(role(Group.WRITE));
+    queues.queue().grantSendMessages(role(Group.ADMIN));
     queues.queue().grantSendMessages(role(Group.PURGE));
     queues.queue().grantSendMessages(role(Group.SWEEP));
     for (Group group : List.of(Group.WRITE, Group.ADMIN, Group.EVENT_SWEEP)) {
@@ -176,7 +179,9 @@ public final class PuddleStack extends Stack {
                 .maxConcurrency(settings.purgeMaxConcurrency())
                 .build());
     Rule.Builder.create(this, "SweepSchedule")
-        .description("Puddle: re-send purge jobs whose message was never sent or was lost")
+        .description(
+            "Puddle: re-send purge and maintenance jobs whose message was never sent or was lost,"
+                + " and start the table maintenance runs that are due")
         .schedule(Schedule.rate(Duration.minutes(settings.sweepMinutes())))
         .targets(List.of(new LambdaFunction(functions.get(Group.SWEEP).function())))
         .build();
@@ -356,6 +361,13 @@ public final class PuddleStack extends Stack {
             PolicyStatement.Builder.create()
                 .actions(List.of("s3:GetObject", "s3:DeleteObject"))
                 .resources(List.of(warehouse.objects()))
+                .build());
+    // a maintenance run commits its expiry, writing a metadata file as every commit does
+    role(Group.PURGE)
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:PutObject", "s3:AbortMultipartUpload"))
+                .resources(List.of(warehouse.metadataObjects()))
                 .build());
   }
 

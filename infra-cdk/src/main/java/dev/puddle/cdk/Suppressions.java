@@ -63,8 +63,12 @@ final class Suppressions {
         "AwsSolutions-IAM5",
         "The purge function deletes a dropped table's files: everything under its location and"
             + " every file its metadata reaches, which may lie anywhere in the warehouse bucket"
-            + " (reading manifests to find them). Only this function may delete objects broadly.",
-        objects);
+            + " (reading manifests to find them). Its table maintenance deletes only files under"
+            + " the maintained table's own location, and writes only metadata files"
+            + " (<table location>/metadata/*), as every commit does. Only this function may delete"
+            + " objects broadly.",
+        objects,
+        metadata);
     suppress(
         functions.get(Group.SIGN).role(),
         "AwsSolutions-IAM5",

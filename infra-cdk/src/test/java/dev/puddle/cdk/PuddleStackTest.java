@@ -196,10 +196,15 @@ class PuddleStackTest {
               .satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*]]}"));
           assertThat(s.allowing(s.role(group), "sts:AssumeRole")).isEmpty();
         }
-        case PURGE ->
-            assertThat(deletes)
-                .singleElement()
-                .satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*]]}"));
+        case PURGE -> {
+          assertThat(deletes)
+              .singleElement()
+              .satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*]]}"));
+          // maintenance commits its expiries: metadata files only
+          assertThat(s.allowing(s.role(group), "s3:PutObject"))
+              .singleElement()
+              .satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*/metadata/*]]}"));
+        }
         case WRITE -> {
           assertThat(deletes)
               .singleElement()
@@ -328,13 +333,14 @@ class PuddleStackTest {
   }
 
   /**
-   * The management API (warehouses, principals, roles, grants, purge job listings) lives in the
+   * The management API (warehouses, principals, roles, grants, job listings) lives in the
    * metastore: the admin function reaches no object, role or secret besides the metastore's login,
-   * and no queue but the event relay's, which its changes nudge.
+   * and no queue but the purge queue, where it sends the maintenance runs it is asked to start, and
+   * the event relay's, which its changes nudge.
    */
   @ParameterizedTest
   @MethodSource("profiles")
-  void theAdminFunctionReachesOnlyTheMetastoreAndItsLogs(Synthesized s) {
+  void theAdminFunctionReachesOnlyTheMetastoreItsLogsAndThePurgeQueue(Synthesized s) {
     List<String> actions =
         s.statements(s.role(Group.ADMIN)).stream()
             .filter(st -> "Allow".equals(st.get("Effect")))
@@ -352,11 +358,14 @@ class PuddleStackTest {
                     || action.startsWith("sqs:SendMessage")
                     || action.equals("sqs:GetQueueAttributes")
                     || action.equals("sqs:GetQueueUrl"),
-            "logs, the metastore and its login, the event relay's queue");
+            "logs, the metastore and its login, the purge queue and the event relay's queue");
     assertThat(s.allowing(s.role(Group.ADMIN), "sqs:SendMessage"))
+        .hasSize(2)
         .allMatch(
-            statement -> getAtt(statement.get("Resource")).startsWith("EventsQueue"),
-            "the event relay's queue only");
+            statement ->
+                getAtt(statement.get("Resource")).startsWith("EventsQueue")
+                    || text(statement.get("Resource")).contains("PurgeQueues"),
+            "the purge queue and the event relay's queue only");
   }
 
   /**
@@ -397,7 +406,7 @@ class PuddleStackTest {
 
   @ParameterizedTest
   @MethodSource("profiles")
-  void onlyTheFunctionsThatQueuePurgesMaySendAndOnlyReadAndWriteMayAssumeTheVendingRole(
+  void onlyTheFunctionsThatQueueJobsMaySendAndOnlyReadAndWriteMayAssumeTheVendingRole(
       Synthesized s) {
     Set<Group> senders = EnumSet.noneOf(Group.class);
     Set<Group> assumers = EnumSet.noneOf(Group.class);
@@ -409,7 +418,8 @@ class PuddleStackTest {
         assumers.add(group);
       }
     }
-    // the purge queue's senders, and those that nudge the event relay
+    // the purge queue's senders (the admin function starts maintenance runs on demand), and those
+    // that nudge the event relay
     assertThat(senders)
         .containsExactlyInAnyOrder(
             Group.WRITE, Group.PURGE, Group.SWEEP, Group.ADMIN, Group.EVENT_SWEEP);

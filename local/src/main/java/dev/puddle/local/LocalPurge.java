@@ -2,15 +2,13 @@ package dev.puddle.local;
 
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.aws.SqsPurgeQueue;
+import dev.puddle.core.maintenance.BackgroundWork;
+import dev.puddle.core.maintenance.MaintenanceOutbox;
+import dev.puddle.core.metastore.BackgroundJobs;
 import dev.puddle.core.metastore.Database;
-import dev.puddle.core.metastore.DroppedObjects;
-import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.ScanPlans;
-import dev.puddle.core.metastore.Warehouses;
-import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.purge.PurgeSweep;
-import dev.puddle.core.purge.PurgeWorker;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.functions.PurgeHandler;
 import dev.puddle.functions.PurgeSweepHandler;
@@ -18,6 +16,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -28,8 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The purge side of the local twin, laid out as on AWS: an embedded SQS server with the purge queue
- * and its dead-letter queue, the purge handler fed by a poller that plays Lambda's event source
- * mapping, and the sweep handler invoked on a schedule.
+ * and its dead-letter queue, the purge handler (purges and table maintenance) fed by a poller that
+ * plays Lambda's event source mapping, and the sweep handler invoked on a schedule.
  */
 public final class LocalPurge implements AutoCloseable {
   /** The purge queue's name; its dead-letter queue is {@code puddle-purge-dlq}. */
@@ -43,14 +42,16 @@ public final class LocalPurge implements AutoCloseable {
   /**
    * How the purge runs: the purge function's time limit, the queue's visibility timeout (at least
    * the time limit, so a message is not redelivered while it is processed) and {@code
-   * maxReceiveCount}, and the sweep's schedule and settings.
+   * maxReceiveCount}, the sweep's schedule and settings, and when maintenance runs start on their
+   * own.
    */
   public record Options(
       Duration functionTimeout,
       Duration visibilityTimeout,
       int maxReceives,
       Duration sweepInterval,
-      PurgeSweep.Settings sweep) {
+      PurgeSweep.Settings sweep,
+      MaintenanceOutbox.Settings maintenance) {
     /** For people: failed purges are retried after 90 s, five times. */
     public static final Options DEFAULTS =
         new Options(
@@ -58,7 +59,8 @@ public final class LocalPurge implements AutoCloseable {
             Duration.ofSeconds(90),
             5,
             Duration.ofSeconds(30),
-            new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), SWEEP_LIMIT));
+            new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), SWEEP_LIMIT),
+            MaintenanceOutbox.Settings.DEFAULTS);
   }
 
   private final LocalSqs sqs;
@@ -94,29 +96,23 @@ public final class LocalPurge implements AutoCloseable {
       LocalSqs.QueuePair queues =
           sqs.createQueues(QUEUE, options.visibilityTimeout(), options.maxReceives());
       SqsPurgeQueue queue = new SqsPurgeQueue(sqs.client(), queues.url());
-      PurgeJobs jobs = new PurgeJobs(database);
-      jobs.requeueUnfinished();
+      BackgroundWork work = new BackgroundWork(database);
+      work.jobs().values().forEach(BackgroundJobs::requeueUnfinished);
       S3Objects s3 = new S3Objects(S3Objects.client(storage.clientProperties()));
       PurgeHandler handler =
           new PurgeHandler(
-              new PurgeProcessor(
-                  jobs,
-                  new PurgeWorker(jobs, new Warehouses(database), storage.io(), s3),
-                  queue,
-                  options.maxReceives()));
+              work.processor(storage.io(), s3, queue, options.maxReceives(), Clock.systemUTC()));
       PurgePoller poller =
           new PurgePoller(sqs.client(), queues, handler, options.functionTimeout());
-      DroppedObjects dropped = new DroppedObjects(database);
       PurgeSweepHandler sweep =
           new PurgeSweepHandler(
-              new PurgeSweep(jobs, dropped, queue, options.sweep()), new ScanPlans(database));
+              work.sweep(queue, options.sweep(), options.maintenance()), new ScanPlans(database));
       // at once, without the grace the schedule gives a drop's own send
-      new PurgeSweep(
-              jobs,
-              dropped,
+      work.sweep(
               queue,
               new PurgeSweep.Settings(
-                  Duration.ZERO, options.sweep().stale(), options.sweep().limit()))
+                  Duration.ZERO, options.sweep().stale(), options.sweep().limit()),
+              options.maintenance())
           .run();
       poller.start();
       ScheduledExecutorService sweeper =

@@ -335,6 +335,15 @@ class EventSamplesTest {
     assertThat(registered.metadataLocation()).isEqualTo(loaded.metadataLocation());
     assertThat(registered.metadata().get("table-uuid").asText()).isEqualTo(tableUuid);
 
+    // a maintenance run of it, on demand, then the warehouse's runs
+    Answer started = replay("startMaintenance");
+    expect(started, 202);
+    assertThat(started.body().get("identifier").asText()).isEqualTo("sales.orders");
+    assertThat(started.body().get("trigger").asText()).isEqualTo("request");
+    Answer maintenanceJobs = replay("listMaintenanceJobs");
+    expect(maintenanceJobs, 200);
+    assertThat(maintenanceJobs.body().get("maintenance-jobs")).hasSize(1);
+
     Answer view = replay("createView");
     expect(view, 200);
     assertThat(view.metadataLocation())

@@ -8,12 +8,10 @@ import dev.puddle.core.api.Deadline;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.aws.S3Objects;
+import dev.puddle.core.maintenance.BackgroundWork;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
-import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeMessage;
-import dev.puddle.core.purge.PurgeProcessor;
-import dev.puddle.core.purge.PurgeWorker;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.functions.PurgeHandler;
@@ -23,6 +21,7 @@ import dev.puddle.local.OperationCostTest.S3Counter;
 import dev.puddle.local.OperationCostTest.S3Kind;
 import dev.puddle.local.OperationCostTest.S3Request;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -170,7 +169,7 @@ class PurgeBenchmark {
                 new CatalogApi.Settings(LocalTwin.REALM, warehouse),
                 twin.database(),
                 twin.storage())
-            .purgeQueue((job, delay) -> sent.set(job))
+            .purgeQueue((kind, job, delay) -> sent.set(job))
             .authenticator(RootCaller.of(LocalTwin.REALM))
             .build();
     api.handle(
@@ -185,20 +184,17 @@ class PurgeBenchmark {
 
   /** One invocation of the real purge handler, with a function's 15 minutes, over counted S3. */
   private static void purge(LocalTwin twin, Storage counted, S3Client countedClient, UUID job) {
-    PurgeJobs jobs = new PurgeJobs(twin.database());
     PurgeHandler handler =
         new PurgeHandler(
-            new PurgeProcessor(
-                jobs,
-                new PurgeWorker(
-                    jobs,
-                    new Warehouses(twin.database()),
+            new BackgroundWork(twin.database())
+                .processor(
                     counted.io(),
-                    new S3Objects(countedClient)),
-                (id, delay) -> {
-                  throw new AssertionError("The purge did not fit one invocation");
-                },
-                1));
+                    new S3Objects(countedClient),
+                    (kind, id, delay) -> {
+                      throw new AssertionError("The purge did not fit one invocation");
+                    },
+                    1,
+                    Clock.systemUTC()));
     SqsEvent event =
         new SqsEvent(
             List.of(

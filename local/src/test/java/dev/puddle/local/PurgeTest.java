@@ -13,13 +13,13 @@ import dev.puddle.core.api.Response;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.aws.SqsPurgeQueue;
-import dev.puddle.core.metastore.DroppedObjects;
+import dev.puddle.core.maintenance.BackgroundWork;
+import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeMessage;
-import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.purge.PurgeSweep;
 import dev.puddle.core.purge.PurgeWorker;
@@ -38,6 +38,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -701,7 +702,7 @@ class PurgeTest {
 
   /** A purge queue that cannot be reached: every send is lost. */
   private static PurgeQueue unreachableQueue() {
-    return (job, delay) -> {
+    return (kind, job, delay) -> {
       throw new IllegalStateException("SQS unreachable");
     };
   }
@@ -723,17 +724,14 @@ class PurgeTest {
 
   /** The purge handler as the twin wires it, over the given S3 client and queue. */
   private static PurgeHandler handler(S3Client client, PurgeQueue queue) {
-    PurgeJobs jobs = new PurgeJobs(TestTwin.get().database());
     return new PurgeHandler(
-        new PurgeProcessor(
-            jobs,
-            new PurgeWorker(
-                jobs,
-                new Warehouses(TestTwin.get().database()),
+        new BackgroundWork(TestTwin.get().database())
+            .processor(
                 TestTwin.get().storage().io(),
-                new S3Objects(client)),
-            queue,
-            TestTwin.PURGE.maxReceives()));
+                new S3Objects(client),
+                queue,
+                TestTwin.PURGE.maxReceives(),
+                Clock.systemUTC()));
   }
 
   /** The end of a purge function, as abrupt as a crash or a timeout: nothing catches it. */
@@ -799,11 +797,11 @@ class PurgeTest {
   private static JsonNode sweepNow() throws IOException {
     PurgeSweepHandler sweep =
         new PurgeSweepHandler(
-            new PurgeSweep(
-                new PurgeJobs(TestTwin.get().database()),
-                new DroppedObjects(TestTwin.get().database()),
-                TestTwin.get().purge().queue(),
-                new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000)),
+            new BackgroundWork(TestTwin.get().database())
+                .sweep(
+                    TestTwin.get().purge().queue(),
+                    new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000),
+                    MaintenanceOutbox.Settings.DEFAULTS),
             new ScanPlans(TestTwin.get().database()));
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     sweep.handleRequest(

@@ -3,8 +3,8 @@ package dev.puddle.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.puddle.core.metastore.DroppedObjects;
-import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.maintenance.BackgroundWork;
+import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.purge.PurgeSweep;
 import dev.puddle.functions.PurgeSweepHandler;
@@ -336,11 +336,11 @@ class ScanPlanningTest {
   private static JsonNode sweep() throws IOException {
     PurgeSweepHandler handler =
         new PurgeSweepHandler(
-            new PurgeSweep(
-                new PurgeJobs(TestTwin.get().database()),
-                new DroppedObjects(TestTwin.get().database()),
-                TestTwin.get().purge().queue(),
-                new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000)),
+            new BackgroundWork(TestTwin.get().database())
+                .sweep(
+                    TestTwin.get().purge().queue(),
+                    new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000),
+                    MaintenanceOutbox.Settings.DEFAULTS),
             new ScanPlans(TestTwin.get().database()));
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     handler.handleRequest(

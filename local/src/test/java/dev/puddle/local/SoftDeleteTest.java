@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.puddle.core.maintenance.BackgroundWork;
+import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.Database;
-import dev.puddle.core.metastore.DroppedObjects;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.purge.PurgeSweep;
@@ -170,11 +171,11 @@ class SoftDeleteTest {
     assertThat(count("dropped_grant", "object_id", purgedId)).isEqualTo(1);
 
     PurgeSweep sweep =
-        new PurgeSweep(
-            new PurgeJobs(database()),
-            new DroppedObjects(database()),
-            twin.local().purge().queue(),
-            new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), 1000));
+        new BackgroundWork(database())
+            .sweep(
+                twin.local().purge().queue(),
+                new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), 1000),
+                MaintenanceOutbox.Settings.DEFAULTS);
     waitFor(
         () -> {
           sweep.run();

@@ -3,6 +3,7 @@ package dev.puddle.local;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.auth.RootCaller;
+import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.Migrations;
 import dev.puddle.core.metastore.PostgresConnections;
@@ -55,7 +56,8 @@ public final class TestTwin {
           Duration.ofSeconds(4),
           3,
           Duration.ofSeconds(30),
-          new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), 1000));
+          new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), 1000),
+          MaintenanceOutbox.Settings.DEFAULTS);
 
   /** How the twin's catalog reaches its PostgreSQL. */
   public enum Mode {

@@ -7,6 +7,7 @@ import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.aws.SecretsManagerCredentials;
 import dev.puddle.core.aws.SqsPurgeQueue;
 import dev.puddle.core.metastore.DatabaseCredentials.Login;
+import dev.puddle.core.purge.JobKind;
 import dev.puddle.core.purge.PurgeMessage;
 import dev.puddle.core.storage.Storage;
 import java.io.IOException;
@@ -109,7 +110,7 @@ class LocalStackTest {
     String queueUrl = sqs.getQueueUrl(b -> b.queueName("puddle-purge")).queueUrl();
     UUID job = UUID.randomUUID();
 
-    new SqsPurgeQueue(sqs, queueUrl).send(job, Duration.ZERO);
+    new SqsPurgeQueue(sqs, queueUrl).send(JobKind.PURGE, job, Duration.ZERO);
 
     List<Message> messages =
         sqs.receiveMessage(b -> b.queueUrl(queueUrl).waitTimeSeconds(10).maxNumberOfMessages(1))

@@ -146,6 +146,10 @@ public enum Operation {
   UNDROP_OBJECT(holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.UNDROP_OBJECT),
   GET_PURGE_JOB(holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.GET_PURGE_JOB),
   REDRIVE_PURGE_JOB(holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.REDRIVE_PURGE_JOB),
+  LIST_MAINTENANCE_JOBS(
+      holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.LIST_MAINTENANCE_JOBS),
+  /** Expires a table's snapshots and deletes its unreachable files, as its properties say. */
+  START_MAINTENANCE(holds(Privilege.CATALOG_MANAGE_CONTENT, CATALOG), Route.START_MAINTENANCE),
 
   LIST_WAREHOUSES(serviceAdmin(), Route.LIST_WAREHOUSES),
   CREATE_WAREHOUSE(serviceAdmin(), Route.CREATE_WAREHOUSE),

@@ -3,6 +3,7 @@ package dev.puddle.core.aws;
 import dev.puddle.core.purge.PurgeException;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,6 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Error;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Lists and deletes objects in bulk: a listing page and a {@code DeleteObjects} request hold up to
@@ -40,8 +40,15 @@ public final class S3Objects implements AutoCloseable {
   private static final Duration KEY_RETRY_BASE = Duration.ofMillis(200);
   private static final int REPORTED_ERRORS = 3;
 
-  /** A page of a listing: its keys and, when more follow, the key to continue after. */
-  public record Listing(List<String> keys, String continueAfter) {}
+  /** A page of a listing: its objects and, when more follow, the key to continue after. */
+  public record Listing(List<Listed> objects, String continueAfter) {
+    public List<String> keys() {
+      return objects.stream().map(Listed::key).toList();
+    }
+  }
+
+  /** An object a listing found: its key, when it was last written and its size in bytes. */
+  public record Listed(String key, Instant lastModified, long size) {}
 
   private final S3Client s3;
 
@@ -91,9 +98,12 @@ public final class S3Objects implements AutoCloseable {
     ListObjectsV2Response page =
         s3.listObjectsV2(
             b -> b.bucket(bucket).prefix(prefix).startAfter(startAfter).maxKeys(BATCH));
-    List<String> keys = page.contents().stream().map(S3Object::key).toList();
-    boolean more = Boolean.TRUE.equals(page.isTruncated()) && !keys.isEmpty();
-    return new Listing(keys, more ? keys.get(keys.size() - 1) : null);
+    List<Listed> objects =
+        page.contents().stream()
+            .map(object -> new Listed(object.key(), object.lastModified(), object.size()))
+            .toList();
+    boolean more = Boolean.TRUE.equals(page.isTruncated()) && !objects.isEmpty();
+    return new Listing(objects, more ? objects.get(objects.size() - 1).key() : null);
   }
 
   /**

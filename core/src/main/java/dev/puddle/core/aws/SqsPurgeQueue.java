@@ -1,5 +1,6 @@
 package dev.puddle.core.aws;
 
+import dev.puddle.core.purge.JobKind;
 import dev.puddle.core.purge.PurgeMessage;
 import dev.puddle.core.purge.PurgeQueue;
 import java.net.URI;
@@ -11,7 +12,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
-/** The SQS purge queue, over the JDK's HTTP client. */
+/** The SQS purge queue, which carries every kind of background job, over the JDK's HTTP client. */
 public final class SqsPurgeQueue implements PurgeQueue, AutoCloseable {
   private static final long MAX_DELAY_SECONDS = 900;
 
@@ -45,10 +46,13 @@ public final class SqsPurgeQueue implements PurgeQueue, AutoCloseable {
   }
 
   @Override
-  public void send(UUID job, Duration delay) {
+  public void send(JobKind kind, UUID job, Duration delay) {
     long seconds = Math.min(MAX_DELAY_SECONDS, (delay.toMillis() + 999) / 1000);
     sqs.sendMessage(
-        b -> b.queueUrl(queueUrl).messageBody(PurgeMessage.body(job)).delaySeconds((int) seconds));
+        b ->
+            b.queueUrl(queueUrl)
+                .messageBody(PurgeMessage.body(kind, job))
+                .delaySeconds((int) seconds));
   }
 
   @Override

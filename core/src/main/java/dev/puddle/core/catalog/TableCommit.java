@@ -7,6 +7,7 @@ import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.apache.iceberg.RetryableValidationException;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.UpdateRequirement;
@@ -65,6 +66,18 @@ public final class TableCommit {
           }
           return applied(request, current);
         });
+  }
+
+  /**
+   * Commits the metadata {@code change} computes from the table's current metadata, as the catalog
+   * computes it: under the table's row lock, so {@code change} sees the version every other writer
+   * queues behind, and a commit that landed before is never lost. For changes the catalog makes on
+   * its own, such as snapshot expiry, which re-plan on whatever version is current rather than
+   * failing on it. Returns the current metadata unchanged if {@code change} changes nothing.
+   */
+  public Committed commit(TableIdentifier table, UnaryOperator<TableMetadata> change) {
+    RequestScope.current().stats().commitAttempted();
+    return catalog.newTableOps(table).commitLocked(change);
   }
 
   /**

@@ -65,43 +65,48 @@ public final class Locations {
   }
 
   /**
-   * Fails if an object location would overlap another object (other than {@code self}) or contain a
-   * namespace location. Call under {@link #lock}.
+   * Fails if an object location would overlap another object (other than {@code self}), live or
+   * kept for undrop, or contain a namespace location: one statement, the first conflict of each
+   * kind. Call under {@link #lock}.
    */
   static void checkObjectLocation(
       Connection connection, long warehouseId, UUID self, String location) throws SQLException {
     String normalized = normalize(location);
-    for (String objects : OBJECT_TABLES) {
-      String conflict =
-          firstConflict(
-              connection,
-              "SELECT location FROM "
-                  + objects
-                  + " WHERE warehouse_id = ? AND owns_location AND id <> ?"
-                  + " AND (location = ANY (?) OR location LIKE ? ESCAPE '\\') LIMIT 1",
-              statement -> {
-                statement.setLong(1, warehouseId);
-                statement.setObject(2, self);
-                statement.setArray(3, ancestorsArray(connection, normalized));
-                statement.setString(4, likeBelow(normalized));
-              });
-      if (conflict != null) {
-        throw overlaps(
-            normalized, conflict, objects.equals(DROPPED) ? DROPPED_WHAT : "table or view");
+    String overlapsObject =
+        " WHERE warehouse_id = ? AND owns_location AND id <> ?"
+            + " AND (location = ANY (?) OR location LIKE ? ESCAPE '\\') LIMIT 1)";
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "(SELECT 1 AS what, location FROM catalog_object"
+                + overlapsObject
+                + " UNION ALL (SELECT 2, location FROM "
+                + DROPPED
+                + overlapsObject
+                + " UNION ALL (SELECT 3, location FROM namespace WHERE warehouse_id = ?"
+                + " AND (location = ? OR location LIKE ? ESCAPE '\\') LIMIT 1)"
+                + " ORDER BY what LIMIT 1")) {
+      String below = likeBelow(normalized);
+      int p = 1;
+      for (int objects = 0; objects < 2; objects++) {
+        statement.setLong(p++, warehouseId);
+        statement.setObject(p++, self);
+        statement.setArray(p++, ancestorsArray(connection, normalized));
+        statement.setString(p++, below);
       }
-    }
-    String conflict =
-        firstConflict(
-            connection,
-            "SELECT location FROM namespace WHERE warehouse_id = ?"
-                + " AND (location = ? OR location LIKE ? ESCAPE '\\') LIMIT 1",
-            statement -> {
-              statement.setLong(1, warehouseId);
-              statement.setString(2, normalized);
-              statement.setString(3, likeBelow(normalized));
-            });
-    if (conflict != null) {
-      throw overlaps(normalized, conflict, "namespace");
+      statement.setLong(p++, warehouseId);
+      statement.setString(p++, normalized);
+      statement.setString(p, below);
+      try (ResultSet rs = statement.executeQuery()) {
+        if (rs.next()) {
+          String what =
+              switch (rs.getInt(1)) {
+                case 1 -> "table or view";
+                case 2 -> DROPPED_WHAT;
+                default -> "namespace";
+              };
+          throw overlaps(normalized, rs.getString(2), what);
+        }
+      }
     }
   }
 

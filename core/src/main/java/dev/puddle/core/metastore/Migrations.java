@@ -36,6 +36,7 @@ public final class Migrations {
           "V6__read_functions.sql",
           "V7__access_version.sql",
           "V8__scan_planning.sql",
+          "V9__maintenance.sql",
           "V10__soft_delete.sql",
           "V11__events.sql");
 

@@ -9,7 +9,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,26 +22,17 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 
 /**
  * Purge job rows: recorded by a drop in its own transaction, claimed and checkpointed by the purge
- * function, re-sent by the sweep, listed by the admin API.
- *
- * <p>An invocation works on a job only while it holds the job's claim, which lasts no longer than
- * the invocation can run. Every update it makes is fenced by its claim id, so an invocation that
- * outlived its claim can no longer change the row.
+ * function, re-sent by the sweep, listed by the admin API. Claims fence every update ({@link
+ * BackgroundJobs}).
  */
-public final class PurgeJobs {
+public final class PurgeJobs extends JobTable<PurgeJob> {
   private static final String COLUMNS =
       "object_id, realm_id, warehouse_id, kind, identifier, location, owns_location,"
           + " metadata_location, state, phase, resume_at, attempts, deleted_files, skipped_files,"
           + " last_error, created_at, updated_at, sent_at, finished_at";
 
-  /** The last error of a job whose invocation died without a word. */
-  static final String ABANDONED =
-      "An earlier attempt stopped without finishing (the function timed out or crashed)";
-
-  private final Database database;
-
   public PurgeJobs(Database database) {
-    this.database = database;
+    super(database, "purge_job", "object_id", COLUMNS, PurgeJobs::read);
   }
 
   /** Records the purge of a dropped object, in the drop's transaction. */
@@ -87,78 +77,12 @@ public final class PurgeJobs {
     }
   }
 
-  public Optional<PurgeJob> find(UUID id) {
-    return database.autocommit(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "SELECT " + COLUMNS + " FROM purge_job WHERE object_id = ?")) {
-            statement.setObject(1, id);
-            try (ResultSet rs = statement.executeQuery()) {
-              return rs.next() ? Optional.of(read(rs)) : Optional.empty();
-            }
-          }
-        });
-  }
-
-  /** The outcome of trying to claim a job. */
-  public sealed interface ClaimResult {}
-
-  /** The job is this invocation's until {@code claim} ends. */
-  public record Claim(PurgeJob job, UUID claimId) implements ClaimResult {}
-
-  /** Nothing to do: the job is done, or there is no such job. */
-  public record Finished() implements ClaimResult {}
-
-  /** Another invocation holds the job until {@code until}. */
-  public record Busy(Instant until) implements ClaimResult {}
-
-  /**
-   * Claims a job for {@code lease}, the time the invocation can still run. Queued and failed jobs
-   * can be claimed (a failed one when its message is redriven), and running ones whose claim has
-   * expired: the invocation that held it died, which the job's last error then says.
-   */
-  public ClaimResult claim(UUID id, Duration lease) {
-    UUID claimId = UUID.randomUUID();
-    return database.transaction(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "UPDATE purge_job SET state = 'running', attempts = attempts + 1,"
-                      + " claim_id = ?, claimed_until = now() + ? * interval '1 millisecond',"
-                      + " last_error = CASE WHEN state = 'running' THEN ? ELSE last_error END,"
-                      + " updated_at = now()"
-                      + " WHERE object_id = ? AND (state IN ('queued', 'failed')"
-                      + " OR (state = 'running' AND claimed_until < now()))"
-                      + " RETURNING "
-                      + COLUMNS)) {
-            statement.setObject(1, claimId);
-            statement.setLong(2, lease.toMillis());
-            statement.setString(3, ABANDONED);
-            statement.setObject(4, id);
-            try (ResultSet rs = statement.executeQuery()) {
-              if (rs.next()) {
-                return new Claim(read(rs), claimId);
-              }
-            }
-          }
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "SELECT claimed_until FROM purge_job WHERE object_id = ? AND state ="
-                      + " 'running'")) {
-            statement.setObject(1, id);
-            try (ResultSet rs = statement.executeQuery()) {
-              return rs.next() ? new Busy(rs.getTimestamp(1).toInstant()) : new Finished();
-            }
-          }
-        });
-  }
-
   /**
    * Records progress: the new position, what the step deleted and skipped, and the files outside
    * the location it found (each path noted once). False if the claim was lost.
    */
-  public boolean checkpoint(Claim claim, Checkpoint checkpoint, Collection<String> outsideFiles) {
+  public boolean checkpoint(
+      Claim<PurgeJob> claim, Checkpoint checkpoint, Collection<String> outsideFiles) {
     return database.transaction(
         connection -> {
           try (PreparedStatement statement =
@@ -188,60 +112,6 @@ public final class PurgeJobs {
             }
           }
           return true;
-        });
-  }
-
-  /** Ends a chunk that did not finish the job: it waits, queued, for its continuation message. */
-  public boolean release(Claim claim) {
-    return end(claim, "state = 'queued', sent_at = NULL");
-  }
-
-  public boolean finish(Claim claim) {
-    return end(claim, "state = 'done', phase = 'done', resume_at = NULL, finished_at = now()");
-  }
-
-  /**
-   * Records a failed attempt. On the message's last receive the job has failed for good (its
-   * message goes to the dead-letter queue); before that it waits for the message's redelivery.
-   */
-  public boolean fail(Claim claim, String error, boolean lastReceive) {
-    return end(
-        claim,
-        "state = ?, last_error = ?",
-        (lastReceive ? State.FAILED : State.QUEUED).sql(),
-        error);
-  }
-
-  /** Ends the claim with the SET clause given, whose parameters come first. */
-  private boolean end(Claim claim, String set, String... parameters) {
-    return database.autocommit(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "UPDATE purge_job SET "
-                      + set
-                      + ", claim_id = NULL, claimed_until = NULL, updated_at = now()"
-                      + " WHERE object_id = ? AND claim_id = ?")) {
-            for (int i = 0; i < parameters.length; i++) {
-              statement.setString(i + 1, parameters[i]);
-            }
-            statement.setObject(parameters.length + 1, claim.job().id());
-            statement.setObject(parameters.length + 2, claim.claimId());
-            return statement.executeUpdate() == 1;
-          }
-        });
-  }
-
-  /** Notes that a message for the job was sent. */
-  public void markSent(UUID id) {
-    database.autocommit(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "UPDATE purge_job SET sent_at = now() WHERE object_id = ?")) {
-            statement.setObject(1, id);
-            return statement.executeUpdate();
-          }
         });
   }
 
@@ -337,72 +207,6 @@ public final class PurgeJobs {
       }
     }
     return inside;
-  }
-
-  /**
-   * Jobs whose message must be sent again: one was never sent (the drop's own send failed, or a
-   * continuation's) for longer than {@code grace}, or a queued job has not moved for longer than
-   * {@code stale}. Oldest first.
-   */
-  public List<UUID> toResend(Duration grace, Duration stale, int limit) {
-    return database.autocommit(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "SELECT object_id FROM purge_job WHERE state = 'queued' AND ("
-                      + " (sent_at IS NULL AND updated_at < now() - ? * interval '1 millisecond')"
-                      + " OR (updated_at < now() - ? * interval '1 millisecond'"
-                      + " AND sent_at < now() - ? * interval '1 millisecond'))"
-                      + " ORDER BY created_at LIMIT ?")) {
-            statement.setLong(1, grace.toMillis());
-            statement.setLong(2, stale.toMillis());
-            statement.setLong(3, stale.toMillis());
-            statement.setInt(4, limit);
-            List<UUID> ids = new ArrayList<>();
-            try (ResultSet rs = statement.executeQuery()) {
-              while (rs.next()) {
-                ids.add(rs.getObject(1, UUID.class));
-              }
-            }
-            return ids;
-          }
-        });
-  }
-
-  /**
-   * Marks failed the jobs whose invocation died more than {@code stale} ago without SQS handing the
-   * job to another: their message went to the dead-letter queue on its last receive.
-   */
-  public int failAbandoned(Duration stale) {
-    return database.autocommit(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "UPDATE purge_job SET state = 'failed', last_error = ?, claim_id = NULL,"
-                      + " claimed_until = NULL, updated_at = now() WHERE state = 'running'"
-                      + " AND claimed_until < now() - ? * interval '1 millisecond'")) {
-            statement.setString(1, ABANDONED);
-            statement.setLong(2, stale.toMillis());
-            return statement.executeUpdate();
-          }
-        });
-  }
-
-  /**
-   * Makes every unfinished job wait for a new message, for a queue that lost its messages (the
-   * local twin's lives in memory). The sweep then sends them.
-   */
-  public int requeueUnfinished() {
-    return database.autocommit(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "UPDATE purge_job SET state = 'queued', sent_at = NULL, claim_id = NULL,"
-                      + " claimed_until = NULL, updated_at = now()"
-                      + " WHERE state IN ('queued', 'running')")) {
-            return statement.executeUpdate();
-          }
-        });
   }
 
   /**

@@ -27,7 +27,7 @@ public final class PurgeOutbox {
       return;
     }
     try {
-      queue.send(job, Duration.ZERO);
+      queue.send(JobKind.PURGE, job, Duration.ZERO);
       jobs.markSent(job);
     } catch (RuntimeException e) {
       LOG.warn("Could not send purge job {}; the sweep will send it", job, e);

@@ -1,23 +1,26 @@
 package dev.puddle.core.purge;
 
 import dev.puddle.core.api.Deadline;
-import dev.puddle.core.metastore.PurgeJobs;
-import dev.puddle.core.metastore.PurgeJobs.Busy;
-import dev.puddle.core.metastore.PurgeJobs.Claim;
-import dev.puddle.core.metastore.PurgeJobs.ClaimResult;
-import dev.puddle.core.metastore.PurgeJobs.Finished;
+import dev.puddle.core.metastore.BackgroundJobs;
+import dev.puddle.core.metastore.BackgroundJobs.Busy;
+import dev.puddle.core.metastore.BackgroundJobs.Claim;
+import dev.puddle.core.metastore.BackgroundJobs.ClaimResult;
+import dev.puddle.core.metastore.BackgroundJobs.NothingToDo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Processes one batch of purge messages within one invocation's time, as the purge function's SQS
- * trigger delivers them, and says which messages failed, so that only those are redelivered (SQS
- * partial batch responses).
+ * Processes one batch of purge queue messages within one invocation's time, as the purge function's
+ * SQS trigger delivers them, and says which messages failed, so that only those are redelivered
+ * (SQS partial batch responses). Each message names a job of one {@link JobKind}, handled by that
+ * kind's {@link Lane}: its job rows and its worker.
  *
  * <p>A new step, and a new message, starts only while more than a fifth of the invocation's time is
  * left ({@code RESERVE}), so that no step runs into the function's time limit.
@@ -39,20 +42,22 @@ public final class PurgeProcessor {
   /** One received message: its id, body and how often SQS has delivered it. */
   public record Delivery(String messageId, String body, int receiveCount) {}
 
-  private final PurgeJobs jobs;
-  private final PurgeWorker worker;
+  /** One kind of job: its rows and the worker that does it. */
+  public record Lane<J>(JobKind kind, BackgroundJobs<J> jobs, JobWorker<J> worker) {}
+
+  private final Map<JobKind, Lane<?>> lanes = new EnumMap<>(JobKind.class);
   private final PurgeQueue queue;
   private final int maxReceives;
 
   /**
    * @param maxReceives the queue's {@code maxReceiveCount}: a message that fails on this receive
    *     goes to the dead-letter queue
+   * @param lanes one per kind of job the queue carries; a message of another kind fails
    */
-  public PurgeProcessor(PurgeJobs jobs, PurgeWorker worker, PurgeQueue queue, int maxReceives) {
-    this.jobs = jobs;
-    this.worker = worker;
+  public PurgeProcessor(PurgeQueue queue, int maxReceives, List<Lane<?>> lanes) {
     this.queue = queue;
     this.maxReceives = maxReceives;
+    lanes.forEach(lane -> this.lanes.put(lane.kind(), lane));
   }
 
   /**
@@ -67,58 +72,65 @@ public final class PurgeProcessor {
       boolean started = first || deadline.allowsAnotherStep();
       first = false;
       try {
-        UUID job = PurgeMessage.job(delivery.body());
+        PurgeMessage.Addressed message = PurgeMessage.addressed(delivery.body());
+        Lane<?> lane = lanes.get(message.kind());
+        if (lane == null) {
+          throw new IllegalArgumentException("No worker for " + message.kind().wireName());
+        }
         if (started) {
-          process(job, delivery, deadline);
+          process(lane, message.job(), delivery, deadline);
         } else {
-          handOn(job, Duration.ZERO);
+          handOn(lane, message.job(), Duration.ZERO);
         }
       } catch (RuntimeException e) {
-        LOG.warn("Purge message {} failed: {}", delivery.messageId(), describe(e), e);
+        LOG.warn("Purge queue message {} failed: {}", delivery.messageId(), describe(e), e);
         failed.add(delivery.messageId());
       }
     }
     return failed;
   }
 
-  private void process(UUID id, Delivery delivery, Deadline deadline) {
-    ClaimResult result = jobs.claim(id, deadline.remaining());
+  private <J> void process(Lane<J> lane, UUID id, Delivery delivery, Deadline deadline) {
+    ClaimResult<J> result = lane.jobs().claim(id, deadline.remaining());
     switch (result) {
-      case Finished finished -> LOG.debug("Purge job {} is done or unknown", id);
-      case Busy busy -> handOn(id, delayUntil(busy.until()));
-      case Claim claim -> work(claim, delivery, deadline);
+      case NothingToDo<J> nothing -> LOG.debug("{} job {} is done or unknown", lane.kind(), id);
+      case Busy<J> busy -> handOn(lane, id, delayUntil(busy.until()));
+      case Claim<J> claim -> work(lane, claim, delivery, deadline);
     }
   }
 
-  private void work(Claim claim, Delivery delivery, Deadline deadline) {
-    UUID id = claim.job().id();
+  private <J> void work(Lane<J> lane, Claim<J> claim, Delivery delivery, Deadline deadline) {
+    UUID id = claim.jobId();
     boolean done;
     try {
-      done = worker.work(claim, deadline);
-    } catch (PurgeWorker.LostClaimException e) {
+      done = lane.worker().work(claim, deadline);
+    } catch (LostClaimException e) {
       LOG.warn("{}: another invocation carries on", e.getMessage());
       return;
     } catch (RuntimeException e) {
       boolean last = delivery.receiveCount() >= maxReceives;
-      jobs.fail(claim, describe(e), last);
+      lane.jobs().fail(claim, describe(e), last);
       if (last) {
-        LOG.error("Purge job {} failed for good; its message goes to the dead-letter queue", id);
+        LOG.error(
+            "{} job {} failed for good; its message goes to the dead-letter queue",
+            lane.kind().wireName(),
+            id);
       }
       throw e;
     }
     if (done) {
-      jobs.finish(claim);
-      LOG.info("Purge job {} ({}) done", id, claim.job().identifier());
-    } else if (jobs.release(claim)) {
+      lane.jobs().finish(claim);
+      LOG.info("{} job {} done", lane.kind().wireName(), id);
+    } else if (lane.jobs().release(claim)) {
       // the message itself is redelivered if this send fails, and the job resumes all the same
-      handOn(id, Duration.ZERO);
+      handOn(lane, id, Duration.ZERO);
     }
   }
 
   /** Sends the job a new message, e.g. to continue it in a new invocation. */
-  private void handOn(UUID job, Duration delay) {
-    queue.send(job, delay);
-    jobs.markSent(job);
+  private void handOn(Lane<?> lane, UUID job, Duration delay) {
+    queue.send(lane.kind(), job, delay);
+    lane.jobs().markSent(job);
   }
 
   private static Duration delayUntil(Instant until) {

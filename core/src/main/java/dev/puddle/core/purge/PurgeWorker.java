@@ -2,11 +2,11 @@ package dev.puddle.core.purge;
 
 import dev.puddle.core.api.Deadline;
 import dev.puddle.core.aws.S3Objects;
+import dev.puddle.core.metastore.BackgroundJobs.Claim;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJob.Checkpoint;
 import dev.puddle.core.metastore.PurgeJob.Phase;
 import dev.puddle.core.metastore.PurgeJobs;
-import dev.puddle.core.metastore.PurgeJobs.Claim;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.storage.S3Location;
 import java.util.ArrayList;
@@ -36,7 +36,7 @@ import org.apache.iceberg.io.FileIO;
  * <p>Each step is idempotent: a step redone after a crash finds its deleted files gone and its
  * noted files already noted.
  */
-public final class PurgeWorker {
+public final class PurgeWorker implements JobWorker<PurgeJob> {
   /** The warehouse property that lets purges delete files outside a table's own location. */
   public static final String DELETE_OUTSIDE = "purge.delete-outside-location";
 
@@ -52,18 +52,8 @@ public final class PurgeWorker {
     this.s3 = s3;
   }
 
-  /** Thrown when another invocation took over the job: this one must stop touching it. */
-  static final class LostClaimException extends RuntimeException {
-    LostClaimException(PurgeJob job) {
-      super("Lost the claim on purge job " + job.id());
-    }
-  }
-
-  /**
-   * Works on the job until it is done (true) or the deadline leaves no time for another step
-   * (false). At least one step is always taken, so every invocation makes progress.
-   */
-  boolean work(Claim claim, Deadline deadline) {
+  @Override
+  public boolean work(Claim<PurgeJob> claim, Deadline deadline) {
     PurgeJob job = claim.job();
     ReachableFiles reachable = new ReachableFiles(io, job);
     Phase phase = job.phase();
@@ -90,7 +80,7 @@ public final class PurgeWorker {
         default -> throw new IllegalStateException("Unexpected phase " + phase);
       }
       if (!jobs.checkpoint(claim, checkpoint, outside)) {
-        throw new LostClaimException(job);
+        throw new LostClaimException(job.id());
       }
       phase = checkpoint.phase();
       at = checkpoint.resumeAt();

@@ -18,6 +18,7 @@ import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.catalog.VersionCache;
 import dev.puddle.core.events.EventRelayQueue;
+import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Change;
@@ -26,6 +27,7 @@ import dev.puddle.core.metastore.DroppedObjects;
 import dev.puddle.core.metastore.EventStore;
 import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.IdempotencyMark;
+import dev.puddle.core.metastore.MaintenanceJobs;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.metastore.ScanPlans;
@@ -107,7 +109,10 @@ public final class CatalogApi {
       return this;
     }
 
-    /** Where drops with purge send their jobs; without one, the sweep sends them. */
+    /**
+     * Where drops with purge and maintenance runs send their jobs; without one, the sweep sends
+     * them.
+     */
     public Builder purgeQueue(PurgeQueue purgeQueue) {
       this.purgeQueue = purgeQueue;
       return this;
@@ -162,6 +167,7 @@ public final class CatalogApi {
   private final Storage storage;
   private final AccessQuery access;
   private final PurgeOutbox purges;
+  private final MaintenanceOutbox maintenance;
   private final VersionCache<TableMetadata> parsedMetadata = VersionCache.ofHeapShare();
   private final IdempotentRequests idempotency;
   private final ProbeEndpoints probes;
@@ -175,6 +181,7 @@ public final class CatalogApi {
   private final PlanningEndpoints planningEndpoints;
   private final PurgeJobEndpoints purgeJobEndpoints;
   private final DroppedObjectEndpoints droppedObjectEndpoints;
+  private final MaintenanceJobEndpoints maintenanceJobEndpoints;
   private final ManagementEndpoints managementEndpoints;
   private final EventEndpoints eventEndpoints;
   private final EventRelayQueue eventRelayQueue;
@@ -195,6 +202,10 @@ public final class CatalogApi {
     this.access = new AccessQuery(database);
     PurgeJobs purgeJobs = new PurgeJobs(database);
     this.purges = new PurgeOutbox(purgeJobs, parts.purgeQueue);
+    MaintenanceJobs maintenanceJobs = new MaintenanceJobs(database);
+    this.maintenance =
+        new MaintenanceOutbox(
+            maintenanceJobs, parts.purgeQueue, MaintenanceOutbox.Settings.DEFAULTS);
     this.idempotency =
         settings.idempotencyKeyLifetime() == null
             ? null
@@ -210,12 +221,17 @@ public final class CatalogApi {
     this.namespaceEndpoints = new NamespaceEndpoints(namespaces);
     this.tableEndpoints =
         new TableEndpoints(
-            objects, parsedMetadata, new LoadedTables(objects, VersionCache.ofHeapShare()));
+            objects,
+            parsedMetadata,
+            new LoadedTables(objects, VersionCache.ofHeapShare()),
+            maintenance);
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs, purges);
     this.droppedObjectEndpoints = new DroppedObjectEndpoints(new DroppedObjects(database));
     this.planningEndpoints =
         new PlanningEndpoints(new ScanPlans(database), objects, credentialEndpoints);
+    this.maintenanceJobEndpoints =
+        new MaintenanceJobEndpoints(maintenanceJobs, maintenance, objects);
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);
     this.eventEndpoints = new EventEndpoints(new EventStore(database), Clock.systemUTC());
     this.eventRelayQueue = parts.eventRelayQueue;
@@ -408,6 +424,12 @@ public final class CatalogApi {
     }
     if (route == Route.UNDROP_OBJECT) {
       return droppedObjectEndpoints.undropObject(scope);
+    }
+    if (route == Route.LIST_MAINTENANCE_JOBS) {
+      return maintenanceJobEndpoints.listMaintenanceJobs(scope);
+    }
+    if (route == Route.START_MAINTENANCE) {
+      return maintenanceJobEndpoints.startMaintenance(scope);
     }
     if (route.group() == FunctionGroup.ADMIN) {
       return managementEndpoints.handle(scope);

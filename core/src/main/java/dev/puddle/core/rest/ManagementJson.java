@@ -115,7 +115,8 @@ final class ManagementJson {
     return new Grant(privilege, securable);
   }
 
-  private static Namespace namespace(JsonNode grant) {
+  /** The namespace levels under {@code namespace}, or 400. */
+  static Namespace namespace(JsonNode grant) {
     JsonNode levels = grant.get("namespace");
     if (levels == null || !levels.isArray() || levels.isEmpty()) {
       throw new BadRequestException("Malformed request: missing array 'namespace'");

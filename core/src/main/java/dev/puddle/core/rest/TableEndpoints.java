@@ -10,6 +10,7 @@ import dev.puddle.core.catalog.Committed;
 import dev.puddle.core.catalog.RequestedLocations;
 import dev.puddle.core.catalog.TableCommit;
 import dev.puddle.core.catalog.VersionCache;
+import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Page;
@@ -45,11 +46,17 @@ final class TableEndpoints {
   private final CatalogObjects objects;
   private final VersionCache<TableMetadata> parsed;
   private final LoadedTables loaded;
+  private final MaintenanceOutbox maintenance;
 
-  TableEndpoints(CatalogObjects objects, VersionCache<TableMetadata> parsed, LoadedTables loaded) {
+  TableEndpoints(
+      CatalogObjects objects,
+      VersionCache<TableMetadata> parsed,
+      LoadedTables loaded,
+      MaintenanceOutbox maintenance) {
     this.objects = objects;
     this.parsed = parsed;
     this.loaded = loaded;
+    this.maintenance = maintenance;
   }
 
   Response listTables(Scope scope) {
@@ -206,6 +213,13 @@ final class TableEndpoints {
           scope, table, CatalogHandlers.updateTable(scope.catalog(), table, request));
     }
     Committed committed = new TableCommit(scope.catalog()).commit(table, request, scope.row());
+    // after the commit, off its transaction: a table past its snapshot threshold gets a run
+    scope
+        .row()
+        .ifPresent(
+            row ->
+                maintenance.afterCommit(
+                    row.id(), committed.metadata(), scope.warehouse().properties()));
     return loaded.committed(
         scope.warehouse(),
         table,

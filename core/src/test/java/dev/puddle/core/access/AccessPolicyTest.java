@@ -105,6 +105,8 @@ class AccessPolicyTest {
           entry(Operation.UNDROP_OBJECT, "CATALOG_MANAGE_CONTENT on CATALOG"),
           entry(Operation.GET_PURGE_JOB, "CATALOG_MANAGE_CONTENT on CATALOG"),
           entry(Operation.REDRIVE_PURGE_JOB, "CATALOG_MANAGE_CONTENT on CATALOG"),
+          entry(Operation.LIST_MAINTENANCE_JOBS, "CATALOG_MANAGE_CONTENT on CATALOG"),
+          entry(Operation.START_MAINTENANCE, "CATALOG_MANAGE_CONTENT on CATALOG"),
           entry(Operation.LIST_WAREHOUSES, "service admin"),
           entry(Operation.CREATE_WAREHOUSE, "service admin"),
           entry(Operation.GET_WAREHOUSE, "service admin | CATALOG_READ_PROPERTIES on CATALOG"),

@@ -3,13 +3,14 @@ package dev.puddle.core.metastore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.puddle.core.metastore.BackgroundJobs.Busy;
+import dev.puddle.core.metastore.BackgroundJobs.Claim;
+import dev.puddle.core.metastore.BackgroundJobs.ClaimResult;
+import dev.puddle.core.metastore.BackgroundJobs.NothingToDo;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.PurgeJob.Checkpoint;
 import dev.puddle.core.metastore.PurgeJob.Phase;
 import dev.puddle.core.metastore.PurgeJob.State;
-import dev.puddle.core.metastore.PurgeJobs.Busy;
-import dev.puddle.core.metastore.PurgeJobs.Claim;
-import dev.puddle.core.metastore.PurgeJobs.Finished;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -75,18 +76,18 @@ class PurgeJobsTest {
   void aClaimIsExclusiveUntilItEnds() {
     UUID id = dropped("t", "s3://bucket/wh/t");
 
-    Claim first = (Claim) jobs.claim(id, LEASE);
+    Claim<PurgeJob> first = (Claim<PurgeJob>) jobs.claim(id, LEASE);
     assertThat(first.job().state()).isEqualTo(State.RUNNING);
     assertThat(first.job().attempts()).isEqualTo(1);
     assertThat(jobs.claim(id, LEASE)).isInstanceOf(Busy.class);
 
     assertThat(jobs.release(first)).isTrue();
-    Claim second = (Claim) jobs.claim(id, LEASE);
+    Claim<PurgeJob> second = (Claim<PurgeJob>) jobs.claim(id, LEASE);
     assertThat(second.job().attempts()).isEqualTo(2);
     assertThat(jobs.finish(second)).isTrue();
 
-    assertThat(jobs.claim(id, LEASE)).isInstanceOf(Finished.class);
-    assertThat(jobs.claim(UUID.randomUUID(), LEASE)).isInstanceOf(Finished.class);
+    assertThat(jobs.claim(id, LEASE)).isInstanceOf(NothingToDo.class);
+    assertThat(jobs.claim(UUID.randomUUID(), LEASE)).isInstanceOf(NothingToDo.class);
     assertThat(jobs.find(id).orElseThrow().state()).isEqualTo(State.DONE);
   }
 
@@ -94,7 +95,7 @@ class PurgeJobsTest {
   void ofConcurrentClaimsExactlyOneWins() throws Exception {
     UUID id = dropped("t", "s3://bucket/wh/t");
 
-    List<Race.Outcome<PurgeJobs.ClaimResult>> outcomes = Race.run(4, i -> jobs.claim(id, LEASE));
+    List<Race.Outcome<ClaimResult<PurgeJob>>> outcomes = Race.run(4, i -> jobs.claim(id, LEASE));
 
     assertThat(outcomes).allMatch(outcome -> outcome.failure() == null);
     assertThat(outcomes).filteredOn(outcome -> outcome.result() instanceof Claim).hasSize(1);
@@ -104,9 +105,9 @@ class PurgeJobsTest {
   @Test
   void anExpiredClaimIsTakenOverAndTheOldOneCanChangeNothing() {
     UUID id = dropped("t", "s3://bucket/wh/t");
-    Claim stale = (Claim) jobs.claim(id, EXPIRED);
+    Claim<PurgeJob> stale = (Claim<PurgeJob>) jobs.claim(id, EXPIRED);
 
-    Claim taken = (Claim) jobs.claim(id, LEASE);
+    Claim<PurgeJob> taken = (Claim<PurgeJob>) jobs.claim(id, LEASE);
 
     assertThat(taken.job().lastError()).isEqualTo(PurgeJobs.ABANDONED);
     assertThat(jobs.checkpoint(stale, new Checkpoint(Phase.LOCATION, "k", 1, 0), List.of()))
@@ -120,7 +121,7 @@ class PurgeJobsTest {
   @Test
   void checkpointsAddUpAndNoteEachOutsideFileOnce() {
     UUID id = dropped("t", "s3://bucket/wh/t");
-    Claim claim = (Claim) jobs.claim(id, LEASE);
+    Claim<PurgeJob> claim = (Claim<PurgeJob>) jobs.claim(id, LEASE);
 
     jobs.checkpoint(
         claim, new Checkpoint(Phase.REACHABLE, "m1", 0, 0), List.of("s3://o/c", "s3://o/a"));
@@ -142,9 +143,9 @@ class PurgeJobsTest {
   void aFailureWaitsForRedeliveryUntilTheLastReceive() {
     UUID id = dropped("t", "s3://bucket/wh/t");
 
-    jobs.fail((Claim) jobs.claim(id, LEASE), "boom", false);
+    jobs.fail((Claim<PurgeJob>) jobs.claim(id, LEASE), "boom", false);
     assertThat(jobs.find(id).orElseThrow().state()).isEqualTo(State.QUEUED);
-    jobs.fail((Claim) jobs.claim(id, LEASE), "boom again", true);
+    jobs.fail((Claim<PurgeJob>) jobs.claim(id, LEASE), "boom again", true);
     PurgeJob failed = jobs.find(id).orElseThrow();
     assertThat(failed.state()).isEqualTo(State.FAILED);
     assertThat(failed.lastError()).isEqualTo("boom again");
@@ -159,7 +160,7 @@ class PurgeJobsTest {
     for (int i = 0; i < 5; i++) {
       ids.add(dropped("t" + i, "s3://bucket/wh/t" + i));
     }
-    jobs.finish((Claim) jobs.claim(ids.get(2), LEASE));
+    jobs.finish((Claim<PurgeJob>) jobs.claim(ids.get(2), LEASE));
     List<UUID> newestFirst =
         ids.stream()
             .map(id -> jobs.find(id).orElseThrow())

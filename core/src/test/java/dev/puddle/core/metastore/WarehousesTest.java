@@ -123,7 +123,8 @@ class WarehousesTest {
         .isInstanceOf(NamespaceNotEmptyException.class)
         .hasMessageContaining("purge jobs");
     PurgeJobs jobs = new PurgeJobs(database);
-    PurgeJobs.Claim claim = (PurgeJobs.Claim) jobs.claim(id, Duration.ofMinutes(1));
+    BackgroundJobs.Claim<PurgeJob> claim =
+        (BackgroundJobs.Claim<PurgeJob>) jobs.claim(id, Duration.ofMinutes(1));
     jobs.finish(claim);
     warehouses.delete("r1", "first", Change.NONE);
 
