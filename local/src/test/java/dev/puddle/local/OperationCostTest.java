@@ -191,13 +191,14 @@ class OperationCostTest {
       //  4. SET LOCAL statement_timeout (the request's deadline; sent together with BEGIN)
       //  5. SELECT namespace id
       //  6. SELECT pg_advisory_xact_lock (the warehouse's location lock)
-      //  7. SELECT a table or view whose location overlaps the new one
-      //  8. SELECT a namespace whose location overlaps the new one
-      //  9. INSERT INTO catalog_object
-      // 10. WITH feed_lock … INSERT INTO catalog_event (the change's event, under its feed's lock)
+      //  7. SELECT the first location that overlaps the new one: of a table or view, of one
+      //     dropped and kept for undrop, of a namespace (one statement, UNION ALL)
+      //  8. INSERT INTO catalog_object
+      //  9. WITH feed_lock … INSERT INTO catalog_event (the change's event, under its feed's lock)
       assertThat(create.s3Kinds()).as(create.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
-      assertThat(create.sql()).as(create.describe()).hasSize(10);
-      assertThat(create.sql().get(9)).startsWith("WITH feed_lock");
+      assertThat(create.sql()).as(create.describe()).hasSize(9);
+      assertThat(create.sql().get(6)).contains("UNION ALL");
+      assertThat(create.sql().get(8)).startsWith("WITH feed_lock");
       assertThat(create.sql().get(0)).contains("FROM caller_access(");
       assertThat(create.sql().get(3)).startsWith("SET LOCAL statement_timeout");
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
