@@ -144,10 +144,11 @@ public final class Warehouses {
    * the new properties within {@link #CACHE_TTL}; drops read theirs in their own transaction.
    */
   public Namespaces.PropertiesUpdate updateProperties(
-      String realm, String name, Map<String, String> updates, Set<String> removals) {
+      String realm, String name, Map<String, String> updates, Set<String> removals, Change change) {
     Namespaces.PropertiesUpdate result =
         database.transaction(
-            connection -> {
+            change,
+            (connection, events) -> {
               long id;
               Map<String, String> properties;
               try (PreparedStatement statement =
@@ -178,6 +179,9 @@ public final class Warehouses {
                 statement.setLong(2, id);
                 statement.executeUpdate();
               }
+              events.add(
+                  CatalogEvents.management(
+                      realm, null, "update-warehouse-properties", Map.of("warehouse", name)));
               return new Namespaces.PropertiesUpdate(
                   new ArrayList<>(updates.keySet()), removed, missing);
             });

@@ -71,7 +71,8 @@ final class ManagementEndpoints {
                 realm,
                 parameter(request, "warehouse"),
                 update.updates(),
-                Set.copyOf(update.removals()));
+                Set.copyOf(update.removals()),
+                scope.change());
         yield Response.json(
             200,
             RestJson.write(

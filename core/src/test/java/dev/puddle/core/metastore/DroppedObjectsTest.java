@@ -117,7 +117,8 @@ class DroppedObjectsTest {
 
   @Test
   void anExpiryRemovesDueObjectsAndRecordsThePurgesAsked() {
-    warehouses.updateProperties("r", "wh", Map.of(DropRetention.RETENTION, "PT0.001S"), Set.of());
+    warehouses.updateProperties(
+        "r", "wh", Map.of(DropRetention.RETENTION, "PT0.001S"), Set.of(), Change.NONE);
     CatalogObject purged = create(ORDERS);
     CatalogObject plain = create(TableIdentifier.of(NS, "plain"));
     drop(ORDERS, true);
