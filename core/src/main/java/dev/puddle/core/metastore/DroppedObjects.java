@@ -9,7 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,7 +18,6 @@ import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
-import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NotFoundException;
 
@@ -82,7 +80,7 @@ public final class DroppedObjects {
 
   /** The warehouse's dropped objects, most recently dropped first. */
   public Page<DroppedObject> list(Warehouse warehouse, String pageToken, int pageSize) {
-    Position after = Position.after(pageToken);
+    NewestFirst after = NewestFirst.after(pageToken);
     return database.read(
         connection -> {
           try (PreparedStatement statement =
@@ -92,7 +90,7 @@ public final class DroppedObjects {
                       + " FROM dropped_object WHERE warehouse_id = ?"
                       + " AND (?::timestamptz IS NULL OR (dropped_at, id) < (?, ?))"
                       + " ORDER BY dropped_at DESC, id DESC LIMIT ?")) {
-            Timestamp droppedAt = after == null ? null : Timestamp.from(after.droppedAt());
+            Timestamp droppedAt = after == null ? null : Timestamp.from(after.at());
             statement.setLong(1, warehouse.id());
             statement.setTimestamp(2, droppedAt);
             statement.setTimestamp(3, droppedAt);
@@ -104,7 +102,7 @@ public final class DroppedObjects {
                 rows.add(read(rs));
               }
             }
-            return Page.of(rows, pageSize, Position::key);
+            return Page.of(rows, pageSize, o -> NewestFirst.key(o.droppedAt(), o.id()));
           }
         });
   }
@@ -274,25 +272,5 @@ public final class DroppedObjects {
 
   private static Namespace namespace(Array levels) throws SQLException {
     return Namespace.of((String[]) levels.getArray());
-  }
-
-  /** A keyset position in the most-recent-first listing: the page token's key. */
-  private record Position(Instant droppedAt, UUID id) {
-    static String key(DroppedObject object) {
-      return object.droppedAt() + " " + object.id();
-    }
-
-    static Position after(String pageToken) {
-      String key = Page.keyAfter(pageToken);
-      if (key == null) {
-        return null;
-      }
-      try {
-        String[] parts = key.split(" ");
-        return new Position(Instant.parse(parts[0]), UUID.fromString(parts[1]));
-      } catch (RuntimeException e) {
-        throw new BadRequestException("Invalid page token: %s", pageToken);
-      }
-    }
   }
 }

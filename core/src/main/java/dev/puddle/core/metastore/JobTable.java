@@ -4,11 +4,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The claim, end and re-send statements every background job table shares: purge_job and
@@ -246,6 +248,54 @@ public abstract class JobTable<J> implements BackgroundJobs<J> {
             try (ResultSet rs = statement.executeQuery()) {
               return rs.next() ? Optional.of(reader.read(rs)) : Optional.<J>empty();
             }
+          }
+        });
+  }
+
+  /**
+   * A warehouse's jobs, newest first, optionally of one state only (its value as stored), one page
+   * per statement; {@code keyOf} gives a row's position for the next page's token.
+   */
+  Page<J> list(
+      String realm,
+      long warehouseId,
+      String state,
+      String pageToken,
+      int pageSize,
+      Function<J, String> keyOf) {
+    NewestFirst after = NewestFirst.after(pageToken);
+    return database.autocommit(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT "
+                      + columns
+                      + " FROM "
+                      + table
+                      + " WHERE realm_id = ? AND warehouse_id = ?"
+                      + " AND (?::text IS NULL OR state = ?)"
+                      + " AND (?::timestamptz IS NULL OR (created_at, "
+                      + key
+                      + ") < (?, ?))"
+                      + " ORDER BY created_at DESC, "
+                      + key
+                      + " DESC LIMIT ?")) {
+            Timestamp createdAt = after == null ? null : Timestamp.from(after.at());
+            statement.setString(1, realm);
+            statement.setLong(2, warehouseId);
+            statement.setString(3, state);
+            statement.setString(4, state);
+            statement.setTimestamp(5, createdAt);
+            statement.setTimestamp(6, createdAt);
+            statement.setObject(7, after == null ? null : after.id());
+            statement.setInt(8, pageSize + 1);
+            List<J> jobs = new ArrayList<>();
+            try (ResultSet rs = statement.executeQuery()) {
+              while (rs.next()) {
+                jobs.add(reader.read(rs));
+              }
+            }
+            return Page.of(jobs, pageSize, keyOf);
           }
         });
   }

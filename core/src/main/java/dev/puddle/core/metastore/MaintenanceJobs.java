@@ -19,7 +19,6 @@ import java.util.Optional;
 import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
  * Maintenance job rows: started by the sweep, by a commit or by a management call (at most one
@@ -240,59 +239,16 @@ public final class MaintenanceJobs extends JobTable<MaintenanceJob> {
         });
   }
 
-  /** A warehouse's runs, newest first, optionally of one state only. */
+  /** A warehouse's jobs, newest first, optionally of one state only. */
   public Page<MaintenanceJob> list(
       String realm, long warehouseId, State state, String pageToken, int pageSize) {
-    Position after = Position.after(pageToken);
-    return database.autocommit(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "SELECT "
-                      + COLUMNS
-                      + " FROM maintenance_job WHERE realm_id = ? AND warehouse_id = ?"
-                      + " AND (?::text IS NULL OR state = ?)"
-                      + " AND (?::timestamptz IS NULL OR (created_at, id) < (?, ?))"
-                      + " ORDER BY created_at DESC, id DESC LIMIT ?")) {
-            String stateName = state == null ? null : state.wireName();
-            Timestamp createdAt = after == null ? null : Timestamp.from(after.createdAt());
-            statement.setString(1, realm);
-            statement.setLong(2, warehouseId);
-            statement.setString(3, stateName);
-            statement.setString(4, stateName);
-            statement.setTimestamp(5, createdAt);
-            statement.setTimestamp(6, createdAt);
-            statement.setObject(7, after == null ? null : after.id());
-            statement.setInt(8, pageSize + 1);
-            List<MaintenanceJob> jobs = new ArrayList<>();
-            try (ResultSet rs = statement.executeQuery()) {
-              while (rs.next()) {
-                jobs.add(read(rs));
-              }
-            }
-            return Page.of(jobs, pageSize, Position::key);
-          }
-        });
-  }
-
-  /** A keyset position in the newest-first listing: the page token's key. */
-  private record Position(Instant createdAt, UUID id) {
-    static String key(MaintenanceJob job) {
-      return job.createdAt() + " " + job.id();
-    }
-
-    static Position after(String pageToken) {
-      String key = Page.keyAfter(pageToken);
-      if (key == null) {
-        return null;
-      }
-      try {
-        String[] parts = key.split(" ");
-        return new Position(Instant.parse(parts[0]), UUID.fromString(parts[1]));
-      } catch (RuntimeException e) {
-        throw new BadRequestException("Invalid page token: %s", pageToken);
-      }
-    }
+    return list(
+        realm,
+        warehouseId,
+        state == null ? null : state.wireName(),
+        pageToken,
+        pageSize,
+        job -> NewestFirst.key(job.createdAt(), job.id()));
   }
 
   private static MaintenanceJob read(ResultSet rs) throws SQLException {

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 
 /**
@@ -254,57 +253,13 @@ public final class PurgeJobs extends JobTable<PurgeJob> {
   /** A warehouse's jobs, newest first, optionally of one state only. */
   public Page<PurgeJob> list(
       String realm, long warehouseId, State state, String pageToken, int pageSize) {
-    Position after = Position.after(pageToken);
-    return database.autocommit(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "SELECT "
-                      + COLUMNS
-                      + " FROM purge_job WHERE realm_id = ? AND warehouse_id = ?"
-                      + " AND (?::text IS NULL OR state = ?)"
-                      + " AND (?::timestamptz IS NULL OR (created_at, object_id) < (?, ?))"
-                      + " ORDER BY created_at DESC, object_id DESC LIMIT ?")) {
-            String stateSql = state == null ? null : state.sql();
-            Timestamp createdAt = after == null ? null : Timestamp.from(after.createdAt());
-            statement.setString(1, realm);
-            statement.setLong(2, warehouseId);
-            statement.setString(3, stateSql);
-            statement.setString(4, stateSql);
-            statement.setTimestamp(5, createdAt);
-            statement.setTimestamp(6, createdAt);
-            statement.setObject(7, after == null ? null : after.id());
-            statement.setInt(8, pageSize + 1);
-            List<PurgeJob> jobs = new ArrayList<>();
-            try (ResultSet rs = statement.executeQuery()) {
-              while (rs.next()) {
-                jobs.add(read(rs));
-              }
-            }
-            return Page.of(jobs, pageSize, Position::key);
-          }
-        });
-  }
-
-  /** A keyset position in the newest-first listing: the page token's key. */
-  private record Position(Instant createdAt, UUID id) {
-    static String key(PurgeJob job) {
-      return job.createdAt() + " " + job.id();
-    }
-
-    /** The position a page token names, or null for the first page. */
-    static Position after(String pageToken) {
-      String key = Page.keyAfter(pageToken);
-      if (key == null) {
-        return null;
-      }
-      try {
-        String[] parts = key.split(" ");
-        return new Position(Instant.parse(parts[0]), UUID.fromString(parts[1]));
-      } catch (RuntimeException e) {
-        throw new BadRequestException("Invalid page token: %s", pageToken);
-      }
-    }
+    return list(
+        realm,
+        warehouseId,
+        state == null ? null : state.sql(),
+        pageToken,
+        pageSize,
+        job -> NewestFirst.key(job.createdAt(), job.id()));
   }
 
   /** Every location that is a path or one of its parent folders, scheme and bucket kept. */
