@@ -8,17 +8,7 @@ import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.EventStore;
 import dev.puddle.functions.EventRelayHandler;
 import dev.puddle.functions.EventSweepHandler;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The event relay of the local twin, laid out as on AWS but for its target: on the twin's SQS
@@ -31,10 +21,6 @@ import org.slf4j.LoggerFactory;
 public final class LocalEvents implements AutoCloseable {
   public static final String RELAY_QUEUE = "puddle-event-relay";
   public static final String EVENTS_QUEUE = "puddle-events";
-
-  private static final Logger LOG = LoggerFactory.getLogger(LocalEvents.class);
-  private static final String SCHEDULED_EVENT =
-      "{\"source\":\"aws.events\",\"detail-type\":\"Scheduled Event\",\"detail\":{}}";
 
   private final SqsEventRelay relayQueue;
   private final String eventsQueueUrl;
@@ -68,29 +54,9 @@ public final class LocalEvents implements AutoCloseable {
     relayQueue.nudge();
     poller.start();
     ScheduledExecutorService sweeper =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "puddle-event-sweep");
-              thread.setDaemon(true);
-              return thread;
-            });
-    long every = options.sweepInterval().toMillis();
-    sweeper.scheduleWithFixedDelay(
-        () -> invoke(sweep, options.functionTimeout()), every, every, TimeUnit.MILLISECONDS);
+        LocalSchedule.every(
+            "puddle-event-sweep", options.sweepInterval(), sweep, options.functionTimeout());
     return new LocalEvents(relayQueue, events, poller, sweeper);
-  }
-
-  private static void invoke(EventSweepHandler sweep, Duration timeout) {
-    try {
-      ByteArrayOutputStream output = new ByteArrayOutputStream();
-      sweep.handleRequest(
-          new ByteArrayInputStream(SCHEDULED_EVENT.getBytes(StandardCharsets.UTF_8)),
-          output,
-          new LocalContext(UUID.randomUUID().toString(), timeout));
-      LOG.debug("Event sweep: {}", output.toString(StandardCharsets.UTF_8));
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("Event sweep failed", e);
-    }
   }
 
   /** Where committed changes nudge the relay. */

@@ -12,18 +12,9 @@ import dev.puddle.core.purge.PurgeSweep;
 import dev.puddle.core.storage.Storage;
 import dev.puddle.functions.PurgeHandler;
 import dev.puddle.functions.PurgeSweepHandler;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The purge side of the local twin, laid out as on AWS: an embedded SQS server with the purge queue
@@ -34,10 +25,7 @@ public final class LocalPurge implements AutoCloseable {
   /** The purge queue's name; its dead-letter queue is {@code puddle-purge-dlq}. */
   public static final String QUEUE = "puddle-purge";
 
-  private static final Logger LOG = LoggerFactory.getLogger(LocalPurge.class);
   private static final int SWEEP_LIMIT = 1000;
-  private static final String SCHEDULED_EVENT =
-      "{\"source\":\"aws.events\",\"detail-type\":\"Scheduled Event\",\"detail\":{}}";
 
   /**
    * How the purge runs: the purge function's time limit, the queue's visibility timeout (at least
@@ -116,33 +104,12 @@ public final class LocalPurge implements AutoCloseable {
           .run();
       poller.start();
       ScheduledExecutorService sweeper =
-          Executors.newSingleThreadScheduledExecutor(
-              runnable -> {
-                Thread thread = new Thread(runnable, "puddle-purge-sweep");
-                thread.setDaemon(true);
-                return thread;
-              });
-      long every = options.sweepInterval().toMillis();
-      sweeper.scheduleWithFixedDelay(
-          () -> invoke(sweep, options.functionTimeout()), every, every, TimeUnit.MILLISECONDS);
+          LocalSchedule.every(
+              "puddle-purge-sweep", options.sweepInterval(), sweep, options.functionTimeout());
       return new LocalPurge(sqs, queues, queue, s3, poller, sweeper);
     } catch (RuntimeException e) {
       sqs.close();
       throw e;
-    }
-  }
-
-  /** Invokes the sweep handler with a scheduled event, as EventBridge would. */
-  private static void invoke(PurgeSweepHandler sweep, Duration timeout) {
-    try {
-      ByteArrayOutputStream output = new ByteArrayOutputStream();
-      sweep.handleRequest(
-          new ByteArrayInputStream(SCHEDULED_EVENT.getBytes(StandardCharsets.UTF_8)),
-          output,
-          new LocalContext(UUID.randomUUID().toString(), timeout));
-      LOG.debug("Purge sweep: {}", output.toString(StandardCharsets.UTF_8));
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("Purge sweep failed", e);
     }
   }
 

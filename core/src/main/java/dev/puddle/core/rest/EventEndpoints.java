@@ -97,7 +97,8 @@ final class EventEndpoints {
 
   private static QueryEventsRequest parse(String body) {
     if (body == null || body.isBlank()) {
-      return new QueryEventsRequest(null, null, null, null, null, null, null, null);
+      // as every route that takes a body: {} asks for everything
+      throw new BadRequestException("Malformed request: a QueryEventsRequest body is required");
     }
     QueryEventsRequest query;
     try {
