@@ -60,7 +60,9 @@ class ShadedJarIT {
   void theArtifactIsSmallAndHoldsNoNettyNorApacheClient() throws IOException {
     long size = Files.size(JAR);
     System.out.printf(Locale.ROOT, "[artifact] %s: %.1f MB%n", JAR.getFileName(), size / 1048576.0);
-    assertThat(size).isLessThan(30L * 1024 * 1024);
+    // 30.0 MiB with remote signing's SigV4 signer and the event relay's EventBridge client (about
+    // 2 MiB between them); bringing it to 25 MB is issue 23's
+    assertThat(size).isLessThan(32L * 1024 * 1024);
     List<String> forbidden = new ArrayList<>();
     try (ZipFile zip = new ZipFile(JAR.toFile())) {
       for (Enumeration<? extends ZipEntry> entries = zip.entries(); entries.hasMoreElements(); ) {
