@@ -23,6 +23,8 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -88,6 +90,10 @@ public final class LocalDataApi implements AutoCloseable {
   private final ExecutorService threads;
   private final LocalDataApiSessions sessions;
   private final AtomicInteger resuming = new AtomicInteger();
+
+  /** The SQL of every statement executed, for {@link #statementsNaming}. */
+  private final Queue<String> executed = new ConcurrentLinkedQueue<>();
+
   private final Map<Operation, AtomicLong> calls = new EnumMap<>(Operation.class);
   private final AtomicLong largestResponse = new AtomicLong();
   private final AtomicReference<PendingAction> pendingAction = new AtomicReference<>();
@@ -160,6 +166,14 @@ public final class LocalDataApi implements AutoCloseable {
     return result;
   }
 
+  /**
+   * How many of the statements executed so far name {@code text} in their SQL: e.g. a background
+   * worker's, which a test of a request's cost leaves out.
+   */
+  public long statementsNaming(String text) {
+    return executed.stream().filter(sql -> sql.contains(text)).count();
+  }
+
   /** Calls served so far, all operations together. */
   public long totalCalls() {
     return calls.values().stream().mapToLong(AtomicLong::get).sum();
@@ -206,7 +220,10 @@ public final class LocalDataApi implements AutoCloseable {
       try {
         ObjectNode response =
             switch (operation) {
-              case EXECUTE_STATEMENT -> execute(request);
+              case EXECUTE_STATEMENT -> {
+                executed.add(request.path("sql").asText());
+                yield execute(request);
+              }
               case BEGIN_TRANSACTION ->
                   JSON.createObjectNode().put("transactionId", sessions.begin());
               case COMMIT_TRANSACTION -> end(request, true);
