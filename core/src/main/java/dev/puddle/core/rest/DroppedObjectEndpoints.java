@@ -1,7 +1,6 @@
 package dev.puddle.core.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
@@ -31,13 +30,7 @@ final class DroppedObjectEndpoints {
     Paging paging = Paging.of(scope.request());
     Page<DroppedObject> page =
         dropped.list(scope.warehouse(), paging.pageToken(), paging.pageSize());
-    ObjectNode body = RestJson.mapper().createObjectNode();
-    ArrayNode list = body.putArray("dropped-objects");
-    page.items().forEach(object -> list.add(json(object)));
-    if (page.nextPageToken() != null) {
-      body.put("next-page-token", page.nextPageToken());
-    }
-    return Response.json(200, body.toString());
+    return ManagementJson.page("dropped-objects", page, DroppedObjectEndpoints::json);
   }
 
   Response undropObject(Scope scope) {

@@ -1,7 +1,6 @@
 package dev.puddle.core.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.maintenance.MaintenanceOutbox;
@@ -48,13 +47,7 @@ final class MaintenanceJobEndpoints {
             state,
             paging.pageToken(),
             paging.pageSize());
-    ObjectNode body = RestJson.mapper().createObjectNode();
-    ArrayNode list = body.putArray("maintenance-jobs");
-    page.items().forEach(job -> list.add(json(job)));
-    if (page.nextPageToken() != null) {
-      body.put("next-page-token", page.nextPageToken());
-    }
-    return Response.json(200, body.toString());
+    return ManagementJson.page("maintenance-jobs", page, MaintenanceJobEndpoints::json);
   }
 
   Response startMaintenance(Scope scope) {

@@ -11,12 +11,14 @@ import dev.puddle.core.access.Privilege;
 import dev.puddle.core.access.Role;
 import dev.puddle.core.access.Securable;
 import dev.puddle.core.api.Response;
+import dev.puddle.core.metastore.Page;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -193,5 +195,19 @@ final class ManagementJson {
   private static void putProperties(ObjectNode node, Map<String, String> properties) {
     ObjectNode props = node.putObject("properties");
     properties.forEach(props::put);
+  }
+
+  /**
+   * A listing's answer: its page of {@code items} as {@code field}, each as {@code json} writes it,
+   * and the token of the next page when there is one.
+   */
+  static <T> Response page(String field, Page<T> page, Function<T, JsonNode> json) {
+    ObjectNode body = RestJson.mapper().createObjectNode();
+    ArrayNode list = body.putArray(field);
+    page.items().forEach(item -> list.add(json.apply(item)));
+    if (page.nextPageToken() != null) {
+      body.put("next-page-token", page.nextPageToken());
+    }
+    return Response.json(200, body.toString());
   }
 }

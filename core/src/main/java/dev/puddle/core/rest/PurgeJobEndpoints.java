@@ -1,6 +1,5 @@
 package dev.puddle.core.rest;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.puddle.contract.Route;
 import dev.puddle.core.api.Response;
@@ -94,13 +93,7 @@ final class PurgeJobEndpoints {
             state,
             paging.pageToken(),
             paging.pageSize());
-    ObjectNode body = RestJson.mapper().createObjectNode();
-    ArrayNode list = body.putArray("purge-jobs");
-    page.items().forEach(job -> list.add(json(job)));
-    if (page.nextPageToken() != null) {
-      body.put("next-page-token", page.nextPageToken());
-    }
-    return Response.json(200, body.toString());
+    return ManagementJson.page("purge-jobs", page, PurgeJobEndpoints::json);
   }
 
   private static PurgeJob.State state(String value) {
