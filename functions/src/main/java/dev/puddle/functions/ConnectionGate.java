@@ -27,6 +27,11 @@ final class ConnectionGate implements Database.ConnectionFactory {
     return factory.open();
   }
 
+  @Override
+  public boolean timesOutTransactionsOnServer() {
+    return factory.timesOutTransactionsOnServer();
+  }
+
   void shut() {
     shut = true;
   }

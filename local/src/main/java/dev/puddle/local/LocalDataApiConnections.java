@@ -47,6 +47,11 @@ public final class LocalDataApiConnections implements Database.ConnectionFactory
   }
 
   @Override
+  public boolean timesOutTransactionsOnServer() {
+    return connections.timesOutTransactionsOnServer();
+  }
+
+  @Override
   public void close() {
     connections.close();
     dataApi.close();

@@ -28,8 +28,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A commit that cannot finish before the function's deadline answers 503 in time, instead of being
  * cut off by Lambda or API Gateway in an unknown state, and never lands afterwards. The table's row
  * is locked by another connection, so the commit's compare-and-swap (single-table commit) or its
- * {@code SELECT … FOR UPDATE} (multi-table transaction) waits until the transaction's statement
- * timeout, set from the deadline, cancels it on the server.
+ * {@code SELECT … FOR UPDATE} (multi-table transaction) waits until the deadline, when the socket
+ * timeout closes the connection with {@code COMMIT} never sent (no {@code SET LOCAL
+ * statement_timeout}, which would pin the session in RDS Proxy): whatever the server does with the
+ * statement afterwards, the transaction can only roll back.
  */
 class DeadlineTest {
   /** What the function has left when invoked; the handler keeps a 2 s margin of it. */
@@ -81,12 +83,15 @@ class DeadlineTest {
               new LocalContext("deadline", java.time.Duration.ofMillis(REMAINING_MILLIS)));
       elapsedMillis = (System.nanoTime() - start) / 1_000_000;
       holder.rollback(); // releases the lock: a commit still waiting would now go through
+      // waits for the abandoned transaction, which took the row once released, to end
+      lockRowOn(holder, metadataLocation);
+      holder.rollback();
     }
 
     assertThat(answer.status()).as(answer.body()).isEqualTo(503);
     assertThat(answer.errorType()).isEqualTo("ServiceUnavailableException");
     assertThat(elapsedMillis).isLessThan(REMAINING_MILLIS);
-    // the server already cancelled the statement and rolled back: nothing is left to land
+    // the abandoned transaction has ended without its COMMIT: nothing landed, nothing is left
     assertThat(currentMetadataLocation()).isEqualTo(metadataLocation);
     assertThat(ourBackendState()).isEqualTo("idle");
     assertThat(currentMetadataLocation()).isEqualTo(metadataLocation);
@@ -112,6 +117,11 @@ class DeadlineTest {
   private static Connection lockRow(String metadataLocation) throws SQLException {
     Connection holder = PostgresConnections.factory(TestTwin.get().jdbcUrl(), null, null).open();
     holder.setAutoCommit(false);
+    lockRowOn(holder, metadataLocation);
+    return holder;
+  }
+
+  private static void lockRowOn(Connection holder, String metadataLocation) throws SQLException {
     try (PreparedStatement statement =
         holder.prepareStatement(
             "SELECT id FROM catalog_object WHERE metadata_location = ? FOR UPDATE")) {
@@ -120,7 +130,6 @@ class DeadlineTest {
         assertThat(rs.next()).isTrue();
       }
     }
-    return holder;
   }
 
   private String currentMetadataLocation() {

@@ -188,7 +188,8 @@ class OperationCostTest {
       //  2. SELECT catalog_object … (does the table exist? BaseMetastoreCatalog's create check)
       //  3. SELECT namespace location (the default table location lies under it)
       //  in one transaction (CatalogObjects.create):
-      //  4. SET LOCAL statement_timeout (the request's deadline; sent together with BEGIN)
+      //  4. SELECT 1 (sent together with BEGIN: finds a kept connection broken before any work;
+      //     no SET, which would pin the session in RDS Proxy)
       //  5. SELECT namespace id
       //  6. SELECT pg_advisory_xact_lock (the warehouse's location lock)
       //  7. SELECT the first location that overlaps the new one: of a table or view, of one
@@ -200,7 +201,7 @@ class OperationCostTest {
       assertThat(create.sql().get(6)).contains("UNION ALL");
       assertThat(create.sql().get(8)).startsWith("WITH feed_lock");
       assertThat(create.sql().get(0)).contains("FROM caller_access(");
-      assertThat(create.sql().get(3)).startsWith("SET LOCAL statement_timeout");
+      assertThat(create.sql().get(3)).isEqualTo("SELECT 1");
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
 
       // loadTable: PostgreSQL only, one statement: the caller's access and the table's row,
@@ -215,7 +216,7 @@ class OperationCostTest {
       //     its metadata left out: this environment parsed that version), autocommit; the
       //     requirements are checked against it
       //  then one transaction (1 COMMIT), the file uploading meanwhile:
-      //  2. SET LOCAL statement_timeout (the request's deadline; sent together with BEGIN)
+      //  2. SELECT 1 (sent together with BEGIN: finds a kept connection broken before any work)
       //  3. SELECT catalog_object … FOR UPDATE (the row locked: still that version?)
       //  4. UPDATE catalog_object SET metadata_location, metadata … WHERE id = ? AND
       //     metadata_location = ? (the swap)
@@ -225,7 +226,7 @@ class OperationCostTest {
       assertThat(commit.s3().getFirst().target()).endsWith(".metadata.json");
       assertThat(commit.sql()).as(commit.describe()).hasSize(5);
       assertThat(commit.sql().get(0)).contains("FROM caller_access_and_object(");
-      assertThat(commit.sql().get(1)).startsWith("SET LOCAL statement_timeout");
+      assertThat(commit.sql().get(1)).isEqualTo("SELECT 1");
       assertThat(commit.sql().get(2)).contains("FOR UPDATE");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
       assertThat(commit.sql().get(4)).startsWith("WITH feed_lock");

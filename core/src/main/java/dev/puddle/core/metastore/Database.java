@@ -38,6 +38,18 @@ public final class Database implements AutoCloseable {
   @FunctionalInterface
   public interface ConnectionFactory {
     Connection open() throws SQLException;
+
+    /**
+     * Whether a transaction on these connections begins with {@code SET LOCAL statement_timeout}
+     * from the deadline, so that the server cancels a statement still running at the deadline and
+     * rolls back. Only for connections no pooler watches (the Data API): RDS Proxy pins a session
+     * to its database connection on any {@code SET} ({@code docs/operations-pinning.md}), so pgjdbc
+     * connections are bounded by their socket timeout and the role's statement-timeout ceiling
+     * instead, and send no {@code SET} at all.
+     */
+    default boolean timesOutTransactionsOnServer() {
+      return false;
+    }
   }
 
   private enum Mode {
@@ -71,11 +83,13 @@ public final class Database implements AutoCloseable {
   private static final Executor DIRECT = Runnable::run;
 
   private final ConnectionFactory factory;
+  private final boolean serverTimeouts;
   private final Semaphore permits;
   private final Deque<Connection> idle = new ArrayDeque<>();
 
   public Database(ConnectionFactory factory, int maxConnections) {
     this.factory = factory;
+    this.serverTimeouts = factory.timesOutTransactionsOnServer();
     this.permits = new Semaphore(maxConnections, true);
   }
 
@@ -154,11 +168,18 @@ public final class Database implements AutoCloseable {
       if (connection.getAutoCommit() != autocommit) {
         connection.setAutoCommit(autocommit);
       }
-      connection.setNetworkTimeout(DIRECT, networkTimeout(deadline, autocommit));
-      if (!autocommit) {
+      boolean serverTimeout = serverTimeouts && !autocommit;
+      connection.setNetworkTimeout(DIRECT, networkTimeout(deadline, serverTimeout));
+      if (serverTimeout) {
         // sent with BEGIN in one round trip; it also finds a broken connection before any work
         try (Statement statement = connection.createStatement()) {
           statement.execute("SET LOCAL statement_timeout = " + statementTimeout(deadline));
+        }
+      } else if (!autocommit && lease.kept()) {
+        // sent with BEGIN in one round trip: finds a kept connection broken (the proxy closes idle
+        // ones) before any work, so the work can still run on a new one
+        try (Statement statement = connection.createStatement()) {
+          statement.execute("SELECT 1");
         }
       }
       T result;
@@ -189,6 +210,11 @@ public final class Database implements AutoCloseable {
       if (broken && commitSent) {
         throw new CommitStateUnknownException(e);
       }
+      if (broken && deadline.passed()) {
+        // the socket timed out at the deadline and the connection is closed: COMMIT was never
+        // sent, so the server rolls the transaction back and nothing of it can land later
+        throw deadlinePassed();
+      }
       if (SqlErrors.is(e, SqlErrors.QUERY_CANCELED) && !deadline.isNone()) {
         throw deadlinePassed();
       }
@@ -203,14 +229,15 @@ public final class Database implements AutoCloseable {
 
   /**
    * The socket read timeout, set anew for each use (a local socket option, no round trip): the
-   * deadline itself for autocommit work, a little more for a transaction, whose statement timeout
-   * should fire first and leave the connection usable.
+   * deadline itself, which closes the connection when it passes, so a transaction whose {@code
+   * COMMIT} was not sent can never land; a little more for a transaction with a server-side
+   * statement timeout, which should fire first and leave the connection usable.
    */
-  private static int networkTimeout(Deadline deadline, boolean autocommit) {
+  private static int networkTimeout(Deadline deadline, boolean serverTimeout) {
     if (deadline.isNone()) {
       return 0; // no timeout
     }
-    long millis = deadline.remainingMillis() + (autocommit ? 0 : NETWORK_GRACE_MILLIS);
+    long millis = deadline.remainingMillis() + (serverTimeout ? NETWORK_GRACE_MILLIS : 0);
     return (int) Math.max(1, Math.min(Integer.MAX_VALUE, millis));
   }
 

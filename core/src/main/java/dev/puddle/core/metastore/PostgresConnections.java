@@ -7,7 +7,10 @@ import org.postgresql.Driver;
 
 /**
  * Opens PostgreSQL connections that keep no session state, so RDS Proxy can multiplex them: no
- * server-side prepared statements ({@code prepareThreshold=0}), nothing set on the session. A login
+ * server-side prepared statements ({@code prepareThreshold=0}), nothing set on the session, not even
+ * by the driver ({@code assumeMinServerVersion}: pgjdbc then puts {@code extra_float_digits} and
+ * {@code application_name} in the startup message instead of sending {@code SET} after it; see
+ * {@code docs/operations-pinning.md}, which {@code PinningTest} keeps true). A login
  * the server refuses (SQLSTATE class 28: a rotated secret, an expired IAM token) is fetched again
  * once before giving up.
  */
@@ -50,6 +53,9 @@ public final class PostgresConnections {
       properties.setProperty("password", login.password());
     }
     properties.setProperty("prepareThreshold", "0");
+    // 9.0 and later take these settings in the startup message; below it, pgjdbc sends
+    // SET extra_float_digits and SET application_name, and RDS Proxy pins on each SET
+    properties.setProperty("assumeMinServerVersion", "9.0");
     properties.setProperty("ApplicationName", "puddle");
     properties.setProperty("connectTimeout", "10");
     properties.setProperty("tcpKeepAlive", "true");

@@ -95,6 +95,12 @@ public final class DataApiConnections implements Database.ConnectionFactory, Aut
     return JdbcSubset.of(Connection.class, new DataApiConnection(calls));
   }
 
+  /** No pooler between the Data API and the cluster, and no socket of ours to time out. */
+  @Override
+  public boolean timesOutTransactionsOnServer() {
+    return true;
+  }
+
   @Override
   public void close() {
     client.close();
