@@ -29,10 +29,10 @@ import org.postgresql.Driver;
 
 /**
  * Everything Puddle sends to PostgreSQL in {@code proxy} mode, read off the wire as RDS Proxy reads
- * it ({@link PostgresWireRecorder}), against the forms AWS names as pinning a session
- * ({@code docs/operations-pinning.md}): the migrations and a representative workload (namespaces,
- * tables, commits, loads, listings, a rename, a view, a drop with purge). A new statement that
- * would pin fails here, naming it.
+ * it ({@link PostgresWireRecorder}), against the forms AWS names as pinning a session ({@code
+ * docs/operations-pinning.md}): the migrations and a representative workload (namespaces, tables,
+ * commits, loads, listings, a rename, a view, a drop with purge). A new statement that would pin
+ * fails here, naming it.
  */
 class PinningTest {
   /**
@@ -65,7 +65,8 @@ class PinningTest {
           "a temporary table, sequence or view",
           rule("^CREATE\\s+(OR\\s+REPLACE\\s+)?((GLOBAL|LOCAL)\\s+)?TEMP(ORARY)?\\b"),
           "a declared cursor",
-          rule("^DECLARE\\s+\\S+\\s+(BINARY\\s+|(A|IN)SENSITIVE\\s+|(NO\\s+)?SCROLL\\s+)*CURSOR\\b"),
+          rule(
+              "^DECLARE\\s+\\S+\\s+(BINARY\\s+|(A|IN)SENSITIVE\\s+|(NO\\s+)?SCROLL\\s+)*CURSOR\\b"),
           "a session-level advisory lock (transaction-level ones end with the transaction)",
           rule("\\bpg_(try_)?advisory_(un)?lock(_shared)?\\s*\\("),
           "a sequence function",
@@ -77,8 +78,7 @@ class PinningTest {
 
   private static final Pattern DOLLAR_QUOTED =
       Pattern.compile("\\$([A-Za-z_]*)\\$.*?\\$\\1\\$", Pattern.DOTALL);
-  private static final Pattern COMMENTS =
-      Pattern.compile("--[^\\n]*|/\\*.*?\\*/", Pattern.DOTALL);
+  private static final Pattern COMMENTS = Pattern.compile("--[^\\n]*|/\\*.*?\\*/", Pattern.DOTALL);
   private static final Pattern QUOTED = Pattern.compile("'(?:[^']|'')*'");
 
   private static PostgresWireRecorder recorder;
@@ -96,12 +96,14 @@ class PinningTest {
               }
               return null;
             });
-    int port = Integer.parseInt(TestTwin.get().jdbcUrl().replaceFirst(".*//[^:/]+:(\\d+)/.*", "$1"));
+    int port =
+        Integer.parseInt(TestTwin.get().jdbcUrl().replaceFirst(".*//[^:/]+:(\\d+)/.*", "$1"));
     recorder = PostgresWireRecorder.start(port);
     jdbcUrl =
         TestTwin.get()
             .jdbcUrl()
-            .replaceFirst("//[^/]+/postgres\\?", "//127.0.0.1:" + recorder.port() + "/" + name + "?");
+            .replaceFirst(
+                "//[^/]+/postgres\\?", "//127.0.0.1:" + recorder.port() + "/" + name + "?");
   }
 
   @AfterAll
