@@ -72,6 +72,9 @@ class PinningTest {
           "a sequence function",
           rule("\\b(nextval|setval|currval|lastval)\\s*\\("));
 
+  /** "Any statement with a text size greater than 16 KB causes the proxy to pin the session." */
+  private static final int MAX_TEXT_BYTES = 16 * 1024;
+
   private static Pattern rule(String regex) {
     return Pattern.compile(regex, Pattern.CASE_INSENSITIVE);
   }
@@ -131,6 +134,13 @@ class PinningTest {
     }
 
     List<PostgresWireRecorder.Sent> sent = recorder.statements();
+    System.out.printf(
+        "PinningTest: %d statements on the wire (%d distinct texts), %d connections, startup"
+            + " parameters %s%n",
+        sent.size(),
+        sent.stream().map(PostgresWireRecorder.Sent::sql).distinct().count(),
+        recorder.startups().size(),
+        recorder.startups().getFirst().keySet());
     assertThat(sent).as("statements seen on the wire").hasSizeGreaterThan(50);
     assertThat(violations(sent)).as("statements that pin an RDS Proxy session").isEmpty();
     assertThat(sent)
@@ -193,6 +203,9 @@ class PinningTest {
   private static List<String> violations(List<PostgresWireRecorder.Sent> sent) {
     List<String> found = new ArrayList<>();
     for (PostgresWireRecorder.Sent s : sent) {
+      if (s.sql().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_TEXT_BYTES) {
+        found.add("a statement text over 16 KB: " + s.sql().substring(0, 200) + "…");
+      }
       for (String statement : statements(s.sql())) {
         RULES.forEach(
             (rule, pattern) -> {
