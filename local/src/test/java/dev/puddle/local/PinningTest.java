@@ -99,9 +99,7 @@ class PinningTest {
               }
               return null;
             });
-    int port =
-        Integer.parseInt(TestTwin.get().jdbcUrl().replaceFirst(".*//[^:/]+:(\\d+)/.*", "$1"));
-    recorder = PostgresWireRecorder.start(port);
+    recorder = PostgresWireRecorder.start(twinPort());
     jdbcUrl =
         TestTwin.get()
             .jdbcUrl()
@@ -117,7 +115,7 @@ class PinningTest {
   @Test
   void nothingPuddleSendsInProxyModePinsTheSession() throws Exception {
     String warehouse = "pinning";
-    try (Database database = new Database(PostgresConnections.factory(jdbcUrl, null, null), 1)) {
+    try (Database database = new Database(PostgresConnections.factory(jdbcUrl, null, null), 2)) {
       Migrations.migrate(database);
       new RealmBootstrap(database).bootstrap(LocalTwin.REALM, TestTwin.ROOT);
       new Warehouses(database)
@@ -130,6 +128,12 @@ class PinningTest {
       try (TestEndpoint endpoint = TestEndpoint.start(handler);
           RESTCatalog client = endpoint.client(warehouse)) {
         workload(client);
+      }
+      // the purge function, its sweep and the maintenance schedule, over the same metastore: at
+      // start the sweep re-sends the drop's job to this purge's own queue, which purges it
+      try (LocalPurge purge =
+          LocalPurge.start("127.0.0.1", 0, TestTwin.PURGE, database, TestTwin.get().storage())) {
+        waitForNoUnfinishedPurge();
       }
     }
 
@@ -197,6 +201,32 @@ class PinningTest {
     client.dropView(TableIdentifier.of(sales, "recent"));
     client.dropTable(renamed, true);
     client.dropNamespace(sales);
+  }
+
+  /** Waits until every purge job of the recorded database is done, reading it directly. */
+  private static void waitForNoUnfinishedPurge() throws Exception {
+    String direct =
+        jdbcUrl.replaceFirst("//127\\.0\\.0\\.1:\\d+/", "//127.0.0.1:" + twinPort() + "/");
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+    try (Connection connection = PostgresConnections.factory(direct, null, null).open();
+        java.sql.PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT count(*) FILTER (WHERE state <> 'done'), count(*) FROM purge_job")) {
+      while (true) {
+        try (java.sql.ResultSet rs = statement.executeQuery()) {
+          rs.next();
+          if (rs.getInt(1) == 0 && rs.getInt(2) > 0) {
+            return;
+          }
+        }
+        assertThat(System.nanoTime()).as("the purge done within 30 s").isLessThan(deadline);
+        java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+      }
+    }
+  }
+
+  private static int twinPort() {
+    return Integer.parseInt(TestTwin.get().jdbcUrl().replaceFirst(".*//[^:/]+:(\\d+)/.*", "$1"));
   }
 
   /** Each statement that matches a rule, with the rule it breaks. */
