@@ -30,9 +30,9 @@ import org.postgresql.Driver;
 /**
  * Everything Puddle sends to PostgreSQL in {@code proxy} mode, read off the wire as RDS Proxy reads
  * it ({@link PostgresWireRecorder}), against the forms AWS names as pinning a session ({@code
- * docs/operations-pinning.md}): the migrations and a representative workload (namespaces, tables,
- * commits, loads, listings, a rename, a view, a drop with purge). A new statement that would pin
- * fails here, naming it.
+ * docs/operations-pinning.md}): the migrations, a representative workload (namespaces, tables,
+ * commits, loads, listings, a rename, a view, a drop with purge), and the purge function and its
+ * sweep. A new statement that would pin fails here, naming it.
  */
 class PinningTest {
   /**
@@ -173,6 +173,26 @@ class PinningTest {
     List<PostgresWireRecorder.Sent> sent = recorder.statements();
     assertThat(violations(sent.subList(before, sent.size())))
         .anySatisfy(v -> assertThat(v).contains("SET application_name"));
+  }
+
+  /**
+   * The statement-timeout ceiling comes from the role's default in the database (V15), which the
+   * server applies as a session starts: no SET on the wire.
+   */
+  @Test
+  void aNewSessionGetsTheCeilingFromTheRoleNotFromASet() throws Exception {
+    try (Database database = new Database(PostgresConnections.factory(jdbcUrl, null, null), 1)) {
+      Migrations.migrate(database);
+    }
+    try (Connection connection = PostgresConnections.factory(jdbcUrl, null, null).open();
+        Statement statement = connection.createStatement();
+        java.sql.ResultSet rs =
+            statement.executeQuery(
+                "SELECT setting, source FROM pg_settings WHERE name = 'statement_timeout'")) {
+      rs.next();
+      assertThat(rs.getString(1)).isEqualTo("60000");
+      assertThat(rs.getString(2)).isEqualTo("database user");
+    }
   }
 
   private static void workload(RESTCatalog client) {

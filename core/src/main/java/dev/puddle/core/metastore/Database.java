@@ -210,7 +210,7 @@ public final class Database implements AutoCloseable {
       if (broken && commitSent) {
         throw new CommitStateUnknownException(e);
       }
-      if (broken && deadline.passed()) {
+      if (broken && mode == Mode.TRANSACTION && deadline.passed()) {
         // the socket timed out at the deadline and the connection is closed: COMMIT was never
         // sent, so the server rolls the transaction back and nothing of it can land later
         throw deadlinePassed();
