@@ -53,14 +53,28 @@ public final class SchemaVersionCheck implements Database.ConnectionFactory {
     return connection;
   }
 
+  /** How every refusal's message begins: what {@link #refused} recognises. */
+  private static final String REFUSAL = "The metastore's schema is at version ";
+
   /** The error of a schema at {@code schemaVersion}, newer than the release's {@code newest}. */
   public static ServiceUnavailableException tooNew(int schemaVersion, int newest) {
     return new ServiceUnavailableException(
-        "The metastore's schema is at version %d, newer than version %d, the newest this release"
+        REFUSAL
+            + "%d, newer than version %d, the newest this release"
             + " knows: an older release runs against the schema a newer one migrated. Nothing was"
             + " read or changed; deploy the release that migrated the schema, or a newer one",
         schemaVersion,
         newest);
+  }
+
+  /**
+   * Whether {@code error} is this check's refusal: its message names no host or driver detail, so
+   * even the unauthenticated readiness probe may show it.
+   */
+  public static boolean refused(Throwable error) {
+    return error instanceof ServiceUnavailableException
+        && error.getMessage() != null
+        && error.getMessage().startsWith(REFUSAL);
   }
 
   /** The highest version schema_migration records. */
