@@ -47,8 +47,8 @@ public record CatalogWiring(
   /**
    * What a catalog function is made of, however its settings were read. The metastore's connections
    * are opened through a gate that priming shuts, the first of them checking the schema's version
-   * ({@link SchemaVersionCheck}); the parts that read the metastore are made over
-   * the function's own {@link Database}.
+   * ({@link SchemaVersionCheck}); the parts that read the metastore are made over the function's
+   * own {@link Database}.
    *
    * @param tokens the token endpoint over the function's database, or null if it issues none
    * @param purgeQueue where drops with purge send their jobs, or null: the sweep sends them

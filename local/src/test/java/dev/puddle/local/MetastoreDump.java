@@ -90,7 +90,8 @@ final class MetastoreDump {
                           + " ORDER BY c.table_name, c.ordinal_position");
               ResultSet rows = statement.executeQuery()) {
             while (rows.next()) {
-              columns.computeIfAbsent(rows.getString(1), table -> new ArrayList<>())
+              columns
+                  .computeIfAbsent(rows.getString(1), table -> new ArrayList<>())
                   .add(rows.getString(2));
             }
           }

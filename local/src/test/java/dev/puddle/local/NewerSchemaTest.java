@@ -19,8 +19,8 @@ import dev.puddle.functions.CatalogHandler;
 import dev.puddle.functions.CatalogWiring;
 import dev.puddle.functions.RequestLog;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,8 +38,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * migration) refuses to serve: every request that needs the metastore is answered 503 naming both
  * versions, nothing is read or changed, and the function keeps running, so once the schema is one
  * it knows (here: the newer release's row removed, as if the newer release were deployed again and
- * this one replaced) it serves. In both metastore modes, as the check runs on the metastore's
- * first connection, whatever carries it.
+ * this one replaced) it serves. In both metastore modes, as the check runs on the metastore's first
+ * connection, whatever carries it.
  */
 class NewerSchemaTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -58,13 +58,18 @@ class NewerSchemaTest {
     try (Database admin = new Database(PostgresConnections.factory(jdbcUrl, null, null), 1)) {
       Migrations.migrate(admin);
       new RealmBootstrap(admin).bootstrap(LocalTwin.REALM, TestTwin.ROOT);
-      new Warehouses(admin).ensure(LocalTwin.REALM, "lake", "s3://warehouse/newer-schema", Map.of());
-      run(admin, "INSERT INTO schema_migration (version, script) VALUES (" + newer + ", 'V" + newer
-          + "__from_a_newer_release.sql')");
+      new Warehouses(admin)
+          .ensure(LocalTwin.REALM, "lake", "s3://warehouse/newer-schema", Map.of());
+      run(
+          admin,
+          "INSERT INTO schema_migration (version, script) VALUES ("
+              + newer
+              + ", 'V"
+              + newer
+              + "__from_a_newer_release.sql')");
       String dump = MetastoreDump.of(admin).take();
 
-      LocalDataApi dataApi =
-          mode == Mode.DATA_API ? LocalDataApi.start(jdbcUrl, "postgres") : null;
+      LocalDataApi dataApi = mode == Mode.DATA_API ? LocalDataApi.start(jdbcUrl, "postgres") : null;
       CatalogHandler handler =
           CatalogHandler.primed(
               CatalogWiring.Parts.allGroups(
@@ -80,7 +85,8 @@ class NewerSchemaTest {
                   null,
                   null,
                   null,
-                  RequestLog.text(new PrintStream(OutputStream.nullOutputStream()), ZoneId.of("UTC"))));
+                  RequestLog.text(
+                      new PrintStream(OutputStream.nullOutputStream()), ZoneId.of("UTC"))));
       try (TestEndpoint endpoint = TestEndpoint.start(handler)) {
         HttpResponse<String> refused = ready(endpoint);
         HttpResponse<String> refusedAgain = ready(endpoint);

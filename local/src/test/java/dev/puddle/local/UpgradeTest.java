@@ -75,9 +75,11 @@ class UpgradeTest {
       int applied = Migrations.migrate(database);
 
       assertThat(applied)
-          .isEqualTo((int) Migrations.scripts().stream()
-              .filter(script -> Migrations.version(script) > from)
-              .count());
+          .isEqualTo(
+              (int)
+                  Migrations.scripts().stream()
+                      .filter(script -> Migrations.version(script) > from)
+                      .count());
       assertThat(MetastoreDump.columns(database))
           .as("no table or column of V%d is gone", from)
           .containsKeys(earlier.keySet().toArray(String[]::new));
@@ -99,11 +101,9 @@ class UpgradeTest {
    */
   private static void assertTheCatalogWorks(Database database) {
     new RealmBootstrap(database).bootstrap(LocalTwin.REALM, TestTwin.ROOT);
-    try (TestEndpoint endpoint =
-            TestEndpoint.start(TestTwin.rootHandler(database, WAREHOUSE));
+    try (TestEndpoint endpoint = TestEndpoint.start(TestTwin.rootHandler(database, WAREHOUSE));
         RESTCatalog catalog = endpoint.client(WAREHOUSE)) {
-      assertThat(catalog.listNamespaces())
-          .containsExactly(Namespace.of("sales"));
+      assertThat(catalog.listNamespaces()).containsExactly(Namespace.of("sales"));
       assertThat(catalog.listNamespaces(Namespace.of("sales")))
           .containsExactly(Namespace.of("sales", "eu"));
       assertThat(catalog.loadNamespaceMetadata(Namespace.of("sales")))
@@ -115,8 +115,10 @@ class UpgradeTest {
       assertThat(table.currentSnapshot().snapshotId()).isEqualTo(3051729675574597004L);
       assertThat(table.refs()).containsKeys("main", "audit");
       assertThat(table.schemas()).hasSize(2);
-      assertThat(catalog.loadTable(TableIdentifier.of(Namespace.of("sales", "eu"), "registered"))
-              .location())
+      assertThat(
+              catalog
+                  .loadTable(TableIdentifier.of(Namespace.of("sales", "eu"), "registered"))
+                  .location())
           .isEqualTo("s3://elsewhere/registered");
       View view = catalog.loadView(TableIdentifier.of("sales", "big_orders"));
       assertThat(view.currentVersion().versionId()).isEqualTo(2);

@@ -21,11 +21,11 @@ import java.util.Set;
  *
  * <p>Migrations only go up: a schema that records a version newer than the newest script here (an
  * older release run against the schema a newer one migrated) is refused (a {@link
- * SchemaVersionCheck#tooNew 503}) and left as it is. Scripts only expand the schema (new tables, new
- * nullable or defaulted columns, no drops, renames or type changes of what an earlier release
- * reads), so the release before a migration keeps working on the migrated schema while a deploy
- * replaces it; {@code docs/operations-upgrade.md} states the rule, {@code MigrationScriptsTest}
- * enforces it.
+ * SchemaVersionCheck#tooNew 503}) and left as it is. Scripts only expand the schema (new tables,
+ * new nullable or defaulted columns, no drops, renames or type changes of what an earlier release
+ * reads), so the release before a migration, still serving from its warm execution environments
+ * while a deploy replaces it, keeps working on the migrated schema; {@code
+ * docs/operations-upgrade.md} states the rule, {@code MigrationScriptsTest} enforces it.
  */
 public final class Migrations {
   /**

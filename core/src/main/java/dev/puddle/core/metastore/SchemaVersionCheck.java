@@ -11,11 +11,11 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
  * the schema a newer one migrated (a rollback of the functions after a migration, or a cold start
  * of the old version while a deploy replaces it). The first connection an execution environment
  * opens reads the schema's highest recorded migration, one statement per cold start; while it is
- * newer than {@link Migrations#newest()} the connection is closed and the request answered 503
- * with both versions named, and every later connection checks again (the refusal lasts until a
- * release that knows the schema replaces this one, not a crash loop). Once a connection passed, the
- * schema is not read again: migrations only ever add, so it cannot become unknown under a running
- * release except by the next deploy, whose old environments the expand-only rule keeps safe.
+ * newer than {@link Migrations#newest()} the connection is closed and the request answered 503 with
+ * both versions named, and every later connection checks again (the refusal lasts until a release
+ * that knows the schema replaces this one, not a crash loop). Once a connection passed, the schema
+ * is not read again: migrations only ever add, so it cannot become unknown under a running release
+ * except by the next deploy, whose old environments the expand-only rule keeps safe.
  */
 public final class SchemaVersionCheck implements Database.ConnectionFactory {
   private final Database.ConnectionFactory factory;

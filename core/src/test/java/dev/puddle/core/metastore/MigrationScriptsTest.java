@@ -15,13 +15,13 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The expand-only rule of {@code docs/operations-upgrade.md}: while a deploy replaces the functions,
- * the previous release still serves from the migrated schema, so a script may add but never take
- * away or change what an earlier release reads or writes. A statement that drops a column, a table
- * or a function of an earlier script, renames anything, changes a column's type, makes a column
- * NOT NULL, or adds a NOT NULL column without a default fails this test, unless the comment lines
- * just before it say why it is safe: {@code -- contract: <justification>} (the "contract" step of
- * expand/contract, a release after the one that stopped using what it removes).
+ * The expand-only rule of {@code docs/operations-upgrade.md}: while a deploy replaces the
+ * functions, the previous release still serves from the migrated schema, so a script may add but
+ * never take away or change what an earlier release reads or writes. A statement that drops a
+ * column, a table or a function of an earlier script, renames anything, changes a column's type,
+ * makes a column NOT NULL, or adds a NOT NULL column without a default fails this test, unless the
+ * comment lines just before it say why it is safe: {@code -- contract: <justification>} (the
+ * "contract" step of expand/contract, a release after the one that stopped using what it removes).
  */
 class MigrationScriptsTest {
   private static final Path FOLDER =
@@ -60,8 +60,7 @@ class MigrationScriptsTest {
   }
 
   @Test
-  void everyScriptOnlyExpandsTheSchemaUnlessAStatementSaysWhyItMayContractIt()
-      throws IOException {
+  void everyScriptOnlyExpandsTheSchemaUnlessAStatementSaysWhyItMayContractIt() throws IOException {
     List<String> violations = new ArrayList<>();
     for (String script : Migrations.SCRIPTS) {
       violations.addAll(violations(script, Files.readString(FOLDER.resolve(script))));

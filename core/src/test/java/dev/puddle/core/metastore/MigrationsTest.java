@@ -95,12 +95,10 @@ class MigrationsTest {
   }
 
   @Test
-  void theFirstConnectionOfARunningReleaseRefusesANewerSchemaAndPassesAKnownOne(
-      Database database) {
+  void theFirstConnectionOfARunningReleaseRefusesANewerSchemaAndPassesAKnownOne(Database database) {
     String url = database.read(connection -> connection.getMetaData().getURL());
     Database.ConnectionFactory plain = PostgresConnections.factory(url, "postgres", null);
-    try (Database older =
-            new Database(new SchemaVersionCheck(plain, Migrations.newest() - 1), 1);
+    try (Database older = new Database(new SchemaVersionCheck(plain, Migrations.newest() - 1), 1);
         Database current = new Database(new SchemaVersionCheck(plain), 1)) {
       assertThatThrownBy(() -> older.read(connection -> 1))
           .isInstanceOf(ServiceUnavailableException.class)
