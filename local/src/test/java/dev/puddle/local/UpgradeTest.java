@@ -91,6 +91,10 @@ class UpgradeTest {
       assertThat(MetastoreDump.of(database, earlier).take())
           .as("every row of V%d, read back in its columns after the upgrade", from)
           .isEqualTo(before);
+      assertThat(recordedVersions(database))
+          .as("every script recorded once")
+          .containsExactlyElementsOf(
+              Migrations.scripts().stream().map(Migrations::version).toList());
       assertTheCatalogWorks(database);
     }
   }
@@ -148,6 +152,21 @@ class UpgradeTest {
             statement.execute(sql);
           }
           return null;
+        });
+  }
+
+  private static List<Integer> recordedVersions(Database database) {
+    return database.read(
+        connection -> {
+          List<Integer> versions = new java.util.ArrayList<>();
+          try (Statement statement = connection.createStatement();
+              java.sql.ResultSet rs =
+                  statement.executeQuery("SELECT version FROM schema_migration ORDER BY version")) {
+            while (rs.next()) {
+              versions.add(rs.getInt(1));
+            }
+          }
+          return versions;
         });
   }
 
