@@ -18,6 +18,9 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
  * except by the next deploy, whose old environments the expand-only rule keeps safe.
  */
 public final class SchemaVersionCheck implements Database.ConnectionFactory {
+  /** How every refusal's message begins: what {@link #refused} recognises. */
+  private static final String REFUSAL = "The metastore's schema is at version ";
+
   private final Database.ConnectionFactory factory;
   private final int newestKnown;
   private volatile boolean passed;
@@ -52,9 +55,6 @@ public final class SchemaVersionCheck implements Database.ConnectionFactory {
     passed = true;
     return connection;
   }
-
-  /** How every refusal's message begins: what {@link #refused} recognises. */
-  private static final String REFUSAL = "The metastore's schema is at version ";
 
   /** The error of a schema at {@code schemaVersion}, newer than the release's {@code newest}. */
   public static ServiceUnavailableException tooNew(int schemaVersion, int newest) {
