@@ -7,6 +7,7 @@ import dev.puddle.core.auth.TokenEndpoint;
 import dev.puddle.core.events.EventRelayQueue;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
+import dev.puddle.core.metastore.SchemaVersionCheck;
 import dev.puddle.core.metastore.access.Principals;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.rest.CatalogApi;
@@ -45,8 +46,9 @@ public record CatalogWiring(
 
   /**
    * What a catalog function is made of, however its settings were read. The metastore's connections
-   * are opened through a gate that priming shuts; the parts that read the metastore are made over
-   * the function's own {@link Database}.
+   * are opened through a gate that priming shuts, the first of them checking the schema's version
+   * ({@link SchemaVersionCheck}); the parts that read the metastore are made over the function's
+   * own {@link Database}.
    *
    * @param tokens the token endpoint over the function's database, or null if it issues none
    * @param purgeQueue where drops with purge send their jobs, or null: the sweep sends them
@@ -149,7 +151,8 @@ public record CatalogWiring(
 
   /** The one place a catalog function's object graph is built. */
   public static CatalogWiring of(Parts parts) {
-    ConnectionGate gate = new ConnectionGate(parts.connections());
+    // priming's shut gate comes first, so a snapshot holds no connection and no checked version
+    ConnectionGate gate = new ConnectionGate(new SchemaVersionCheck(parts.connections()));
     Database database = new Database(gate, parts.maxConnections());
     JwtAuthenticator authenticator = parts.authenticator().apply(database);
     CatalogApi api =

@@ -8,6 +8,7 @@ import dev.puddle.core.aws.StsCredentialVendor;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.DatabaseCredentials;
 import dev.puddle.core.metastore.PostgresConnections;
+import dev.puddle.core.metastore.SchemaVersionCheck;
 import dev.puddle.core.signing.RequestSigner;
 import dev.puddle.core.signing.S3Addressing;
 import dev.puddle.core.storage.Storage;
@@ -94,9 +95,12 @@ final class Environment {
     };
   }
 
-  /** The metastore of a function that needs no SnapStart handle on its login or connections. */
+  /**
+   * The metastore of a function that needs no SnapStart handle on its login or connections; it
+   * refuses a schema newer than this release knows ({@link SchemaVersionCheck}).
+   */
   Database database() {
-    return new Database(connections(credentials()), maxConnections());
+    return new Database(new SchemaVersionCheck(connections(credentials())), maxConnections());
   }
 
   /** Connections kept per execution environment: one, as Lambda serves one request at a time. */

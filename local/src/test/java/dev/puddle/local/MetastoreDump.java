@@ -72,6 +72,55 @@ final class MetastoreDump {
     return new MetastoreDump(database, query);
   }
 
+  /**
+   * The columns of every base table of the schema the catalog's connections use, in column order:
+   * what an earlier version of the schema held, for {@link #of(Database, Map)} after a migration.
+   */
+  static Map<String, List<String>> columns(Database database) {
+    return database.read(
+        connection -> {
+          Map<String, List<String>> columns = new java.util.TreeMap<>();
+          try (PreparedStatement statement =
+                  connection.prepareStatement(
+                      "SELECT c.table_name, c.column_name FROM information_schema.columns c"
+                          + " JOIN information_schema.tables t"
+                          + " ON t.table_schema = c.table_schema AND t.table_name = c.table_name"
+                          + " WHERE c.table_schema = current_schema()"
+                          + " AND t.table_type = 'BASE TABLE'"
+                          + " ORDER BY c.table_name, c.ordinal_position");
+              ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+              columns
+                  .computeIfAbsent(rows.getString(1), table -> new ArrayList<>())
+                  .add(rows.getString(2));
+            }
+          }
+          return columns;
+        });
+  }
+
+  /**
+   * A dump of the given tables, each read as the given columns only (e.g. those an earlier version
+   * of the schema had, so a later migration's new columns do not count as a change), every row
+   * whole.
+   */
+  static MetastoreDump of(Database database, Map<String, List<String>> columns) {
+    String query =
+        columns.entrySet().stream()
+            .map(
+                table ->
+                    String.format(
+                        "(SELECT '%1$s ' || count(*) || ' ' || coalesce(sum(('x'"
+                            + " || substr(md5(jsonb_build_array(%2$s)::text), 1, 15))::bit(60)"
+                            + "::bigint), 0) FROM \"%1$s\" t)",
+                        table.getKey(),
+                        table.getValue().stream()
+                            .map(column -> "t.\"" + column + "\"")
+                            .collect(Collectors.joining(", "))))
+            .collect(Collectors.joining(" || E'\\n' || ", "SELECT ", ""));
+    return new MetastoreDump(database, query);
+  }
+
   /** The current content of the schema. */
   String take() {
     return database.read(

@@ -205,6 +205,32 @@ class MigrationHandlerTest {
   }
 
   @Test
+  void aSchemaNewerThanTheFunctionsScriptsFailsTheDeploymentAndIsLeftAsItIs()
+      throws IOException, SQLException {
+    String database = newDatabase();
+    invoke(new MigrationHandler(environment(database)), "Create");
+    try (Connection connection = DriverManager.getConnection(database, "postgres", null);
+        Statement statement = connection.createStatement()) {
+      statement.execute(
+          "INSERT INTO schema_migration (version, script) VALUES (999, 'V999__newer.sql')");
+    }
+
+    // a rollback to an older release: its migration function runs against the newer schema
+    JsonNode rolledBack = invoke(new MigrationHandler(environment(database)), "Update");
+
+    assertThat(rolledBack.get("Status").asText()).isEqualTo("FAILED");
+    assertThat(rolledBack.get("Reason").asText())
+        .contains("schema is at version 999")
+        .contains("the newest this release knows");
+    try (Connection connection = DriverManager.getConnection(database, "postgres", null);
+        Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery("SELECT max(version) FROM schema_migration")) {
+      rs.next();
+      assertThat(rs.getInt(1)).as("nothing migrated down").isEqualTo(999);
+    }
+  }
+
+  @Test
   void aFailureIsReportedToCloudFormationRatherThanLeftHanging() throws IOException {
     String missing = TestTwin.get().jdbcUrl().replaceFirst("/postgres\\?", "/no_such_database?");
     MigrationHandler handler = new MigrationHandler(environment(missing));

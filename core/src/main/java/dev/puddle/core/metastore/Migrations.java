@@ -18,6 +18,14 @@ import java.util.Set;
  * start, never on a cold start. All of it happens in one transaction under a transaction-scoped
  * advisory lock, so concurrent runs wait for each other and a failed run leaves nothing
  * half-applied.
+ *
+ * <p>Migrations only go up: a schema that records a version newer than the newest script here (an
+ * older release run against the schema a newer one migrated) is refused (a {@link
+ * SchemaVersionCheck#tooNew 503}) and left as it is. Scripts only expand the schema (new tables,
+ * new nullable or defaulted columns, no drops, renames or type changes of what an earlier release
+ * reads), so the release before a migration, still serving from its warm execution environments
+ * while a deploy replaces it, keeps working on the migrated schema; {@code
+ * docs/operations-upgrade.md} states the rule, {@code MigrationScriptsTest} enforces it.
  */
 public final class Migrations {
   /**
@@ -48,6 +56,18 @@ public final class Migrations {
 
   /** Migrates the schema to the newest version and returns the number of scripts applied. */
   public static int migrate(Database database) {
+    return migrate(database, newest());
+  }
+
+  /**
+   * Migrates the schema up to version {@code target} (the scripts of later versions are left for a
+   * later run) and returns the number of scripts applied: the upgrade tests build the schema of
+   * every earlier release this way.
+   *
+   * @throws org.apache.iceberg.exceptions.ServiceUnavailableException if the schema records a
+   *     version newer than this release's newest script; nothing is changed then
+   */
+  public static int migrate(Database database, int target) {
     return database.transaction(
         connection -> {
           try (PreparedStatement lock =
@@ -70,10 +90,15 @@ public final class Migrations {
               recorded.add(rs.getInt(1));
             }
           }
+          int highest = recorded.stream().max(Integer::compare).orElse(0);
+          if (highest > newest()) {
+            // rolled back by the throw: not even schema_migration is touched
+            throw SchemaVersionCheck.tooNew(highest, newest());
+          }
           int applied = 0;
           for (String script : SCRIPTS) {
             int version = version(script);
-            if (recorded.contains(version)) {
+            if (recorded.contains(version) || version > target) {
               continue;
             }
             try (Statement statement = connection.createStatement()) {
@@ -92,8 +117,18 @@ public final class Migrations {
         });
   }
 
+  /** The version of this release's newest script: the schema version it is written for. */
+  public static int newest() {
+    return version(SCRIPTS.getLast());
+  }
+
+  /** This release's scripts, oldest first. */
+  public static List<String> scripts() {
+    return SCRIPTS;
+  }
+
   /** The n of {@code V<n>__name.sql}. */
-  static int version(String script) {
+  public static int version(String script) {
     return Integer.parseInt(script.substring(1, script.indexOf("__")));
   }
 

@@ -2,6 +2,7 @@ package dev.puddle.core.rest;
 
 import dev.puddle.core.api.Response;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.SchemaVersionCheck;
 import java.sql.SQLNonTransientConnectionException;
 
 /** {@code GET /healthz} (the process answers) and {@code GET /readyz} (the metastore answers). */
@@ -30,7 +31,11 @@ final class ProbeEndpoints {
           });
       return Response.json(200, "{\"status\":\"ready\"}");
     } catch (RuntimeException e) {
-      return ErrorMapper.error(503, "ServiceUnavailableException", "Metastore unreachable");
+      // a schema this release does not know is no outage: say so, that is what the operator needs
+      return ErrorMapper.error(
+          503,
+          "ServiceUnavailableException",
+          SchemaVersionCheck.refused(e) ? e.getMessage() : "Metastore unreachable");
     }
   }
 }

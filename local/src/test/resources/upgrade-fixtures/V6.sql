@@ -1,0 +1,2 @@
+-- V6 added functions only (caller_grants, …), no table or column: nothing new to hold. The upgrade
+-- test still requires this file, so that every version states what state it adds.
