@@ -8,9 +8,9 @@ import dev.puddle.bench.measure.CreateTableLatency;
 import dev.puddle.bench.measure.Interleaved;
 import dev.puddle.bench.measure.Interleaved.Round;
 import dev.puddle.bench.measure.Latencies;
+import dev.puddle.bench.measure.ListingLatency;
 import dev.puddle.bench.measure.LoadTableLatency;
 import dev.puddle.bench.measure.ManySnapshots;
-import dev.puddle.bench.measure.ListingLatency;
 import dev.puddle.bench.measure.NamespaceListing;
 import dev.puddle.bench.measure.RawCommitLatency;
 import dev.puddle.bench.measure.RawCommitThroughput;
@@ -158,8 +158,7 @@ public final class SideBySide {
                     "ms",
                     interleave(
                         name,
-                        new LoadTableLatency(
-                            table, false, settings.budget(), settings.budget())),
+                        new LoadTableLatency(table, false, settings.budget(), settings.budget())),
                     Latencies::p50));
           });
     }
@@ -167,10 +166,14 @@ public final class SideBySide {
       Namespace namespace = Namespace.of("curve_" + tables + "_tables");
       attempt(
           String.format(
-              Locale.ROOT, "scale: listTables, %,d tables, pages of %d", tables, settings.pageSize()),
+              Locale.ROOT,
+              "scale: listTables, %,d tables, pages of %d",
+              tables,
+              settings.pageSize()),
           name -> {
             for (Side side : List.of(puddle, reference)) {
-              Progress.report(String.format(Locale.ROOT, "creating %,d tables in %s", tables, side));
+              Progress.report(
+                  String.format(Locale.ROOT, "creating %,d tables in %s", tables, side));
               ListingLatency.populate(
                   side, ListingLatency.Of.TABLES, namespace, tables, settings.createClients());
             }
@@ -323,7 +326,8 @@ public final class SideBySide {
           name -> {
             for (Side side : List.of(puddle, reference)) {
               Progress.report(name + " in " + side);
-              ListingLatency.populate(side, of, parent, settings.listed(), settings.createClients());
+              ListingLatency.populate(
+                  side, of, parent, settings.listed(), settings.createClients());
             }
           });
       for (boolean paged : List.of(false, true)) {
@@ -337,7 +341,8 @@ public final class SideBySide {
             name -> {
               List<Round<Latencies>> listings =
                   interleave(
-                      name, new ListingLatency(of, parent, settings.listed(), paged, settings.budget()));
+                      name,
+                      new ListingLatency(of, parent, settings.listed(), paged, settings.budget()));
               report.add(
                   Comparison.of(name + ": p50", "ms", listings, Latencies::p50)
                       .withGoal("≤ 0.5x", c -> c.medianRatio() <= 0.5));

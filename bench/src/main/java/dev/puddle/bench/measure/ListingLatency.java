@@ -83,9 +83,7 @@ public final class ListingLatency implements Trial<Latencies> {
     do {
       long start = System.nanoTime();
       int listed =
-          of == Of.TABLES
-              ? client.listTables(parent).size()
-              : client.listNamespaces(parent).size();
+          of == Of.TABLES ? client.listTables(parent).size() : client.listNamespaces(parent).size();
       nanos.add(System.nanoTime() - start);
       if (listed != entries) {
         throw new IllegalStateException(

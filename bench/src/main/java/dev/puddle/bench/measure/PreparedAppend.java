@@ -14,10 +14,10 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 /**
  * An append whose files are written once, before any timing: the table's first append wrote its
  * manifest and manifest list, and every later commit adds a snapshot that names that manifest list
- * again. What a commit then costs is the server's part alone: one {@code updateTable} request,
- * with the requirements ({@code assert-table-uuid}, {@code assert-ref-snapshot-id}) and updates
- * ({@code add-snapshot}, {@code set-snapshot-ref}) that Iceberg's client sends for an append, and
- * parsing the response; the client writes no file.
+ * again. What a commit then costs is the server's part alone: one {@code updateTable} request, with
+ * the requirements ({@code assert-table-uuid}, {@code assert-ref-snapshot-id}) and updates ({@code
+ * add-snapshot}, {@code set-snapshot-ref}) that Iceberg's client sends for an append, and parsing
+ * the response; the client writes no file.
  */
 final class PreparedAppend {
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -17,8 +17,8 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.rest.RESTCatalog;
 
 /**
- * The server's part of commits under contention: {@code writers} clients commit raw appends
- * ({@link PreparedAppend}) to one table as fast as they can, each refreshing and trying again on a
+ * The server's part of commits under contention: {@code writers} clients commit raw appends ({@link
+ * PreparedAppend}) to one table as fast as they can, each refreshing and trying again on a
  * conflict. Afterwards the table must hold exactly as many snapshots as commits succeeded, else the
  * run fails: a lost commit is never a throughput.
  */
@@ -94,7 +94,11 @@ public final class RawCommitThroughput implements Trial<Double> {
     // the prepared append's snapshot and every raw commit's
     if (snapshots - 1 != succeeded.get()) {
       throw new IllegalStateException(
-          side + ": " + succeeded.get() + " raw commits succeeded, the table has " + (snapshots - 1)
+          side
+              + ": "
+              + succeeded.get()
+              + " raw commits succeeded, the table has "
+              + (snapshots - 1)
               + " snapshots beside the prepared one's");
     }
     return succeeded.get() / (elapsedNanos / 1e9);
