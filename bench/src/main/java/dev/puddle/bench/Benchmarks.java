@@ -4,6 +4,7 @@ import dev.puddle.bench.measure.Budget;
 import dev.puddle.bench.measure.ColdInit;
 import dev.puddle.bench.process.PuddleTwin;
 import dev.puddle.bench.report.ArtifactSizes;
+import dev.puddle.bench.report.LatestLink;
 import dev.puddle.bench.report.Machine;
 import dev.puddle.bench.report.OperationCosts;
 import dev.puddle.bench.report.Report;
@@ -38,7 +39,8 @@ import picocli.CommandLine.Spec;
  * reference REST server side by side, drives both with the same client load, interleaved, measures
  * what concerns Puddle alone, and prints the report as Markdown. The report is also written, as the
  * record of the run, to {@code docs/benchmarks/results/<the run's UTC date>.md} (or to {@code
- * --results-dir}); the docs link to that folder rather than quote its figures.
+ * --results-dir}); the docs link to that folder rather than quote its figures, and a report written
+ * there becomes the README's link to the latest run.
  */
 @Command(
     name = "puddle-bench",
@@ -101,6 +103,13 @@ public final class Benchmarks implements Callable<Integer> {
   int listTables = 10_000;
 
   @Option(
+      names = "--listed",
+      description =
+          "Tables of one namespace, and namespaces under one parent, each listed whole with the"
+              + " client's page size and with the server's default (default: ${DEFAULT-VALUE}).")
+  int listed = 2_000;
+
+  @Option(
       names = "--page-size",
       description = "The clients' rest-page-size (default: ${DEFAULT-VALUE}).")
   int pageSize = 100;
@@ -122,6 +131,21 @@ public final class Benchmarks implements Callable<Integer> {
           "Data files of the table whose scans are planned, 100 to a manifest (default:"
               + " ${DEFAULT-VALUE}).")
   int planningFiles = 10_000;
+
+  @Option(
+      names = "--snapshot-curve",
+      split = ",",
+      description =
+          "Snapshots of the tables whose loads make the scale curve (default: ${DEFAULT-VALUE}).")
+  List<Integer> snapshotCurve = List.of(10, 1_000, 10_000);
+
+  @Option(
+      names = "--table-curve",
+      split = ",",
+      description =
+          "Tables of the namespaces whose listings make the scale curve, each created through the"
+              + " API on both sides (default: ${DEFAULT-VALUE}).")
+  List<Integer> tableCurve = List.of(100, 10_000);
 
   @Option(
       names = "--cold-inits",
@@ -199,10 +223,13 @@ public final class Benchmarks implements Callable<Integer> {
             new Budget(Duration.ofSeconds(commitSeconds), minOperations, maxOperations),
             snapshots,
             listTables,
+            listed,
             pageSize,
             createClients,
             writers,
             planningFiles,
+            snapshotCurve,
+            tableCurve,
             only);
 
     try (Catalogs catalogs =
@@ -226,6 +253,9 @@ public final class Benchmarks implements Callable<Integer> {
             resultsDirectory != null ? resultsDirectory : project.resolve(RESULTS),
             LocalDate.ofInstant(started, ZoneOffset.UTC));
     Files.writeString(results, markdown);
+    if (resultsDirectory == null && !LatestLink.update(project, results)) {
+      Progress.report("README.md has no [latest run: …](docs/benchmarks/results/…) link to move");
+    }
     System.out.println(markdown);
     Progress.report("written to " + results + "; logs in " + run.resolve("logs"));
     return 0;

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.rest.RESTCatalogProperties;
 
 /**
  * One catalog under test, seen as an engine sees it: Iceberg's {@link RESTCatalog} client with the
@@ -19,6 +20,7 @@ public final class Side implements AutoCloseable {
   private final String warehouseLocation;
   private final Map<String, String> clientProperties;
   private RESTCatalog client;
+  private RESTCatalog unpagedClient;
 
   /**
    * @param name how results name this side
@@ -64,8 +66,25 @@ public final class Side implements AutoCloseable {
     return client;
   }
 
+  /**
+   * A long-lived client like {@link #client()} but without {@code rest-page-size}: its listings ask
+   * for no page size and get the server's default.
+   */
+  public synchronized RESTCatalog unpagedClient() {
+    if (unpagedClient == null) {
+      Map<String, String> properties = new HashMap<>(clientProperties);
+      properties.remove(RESTCatalogProperties.PAGE_SIZE);
+      unpagedClient = newClient(properties);
+    }
+    return unpagedClient;
+  }
+
   /** A client of its own, for a concurrent writer; the caller closes it. */
   public RESTCatalog newClient() {
+    return newClient(clientProperties);
+  }
+
+  private RESTCatalog newClient(Map<String, String> clientProperties) {
     Map<String, String> properties = new HashMap<>(clientProperties);
     properties.put(CatalogProperties.URI, uri);
     warehouse.ifPresent(value -> properties.put(CatalogProperties.WAREHOUSE_LOCATION, value));
@@ -76,14 +95,17 @@ public final class Side implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    if (client != null) {
-      try {
-        client.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+    for (RESTCatalog open : new RESTCatalog[] {client, unpagedClient}) {
+      if (open != null) {
+        try {
+          open.close();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
       }
-      client = null;
     }
+    client = null;
+    unpagedClient = null;
   }
 
   @Override

@@ -8,9 +8,12 @@ import dev.puddle.bench.measure.CreateTableLatency;
 import dev.puddle.bench.measure.Interleaved;
 import dev.puddle.bench.measure.Interleaved.Round;
 import dev.puddle.bench.measure.Latencies;
+import dev.puddle.bench.measure.ListingLatency;
 import dev.puddle.bench.measure.LoadTableLatency;
 import dev.puddle.bench.measure.ManySnapshots;
 import dev.puddle.bench.measure.NamespaceListing;
+import dev.puddle.bench.measure.RawCommitLatency;
+import dev.puddle.bench.measure.RawCommitThroughput;
 import dev.puddle.bench.measure.ScanPlanningLatency;
 import dev.puddle.bench.measure.Tables;
 import dev.puddle.bench.measure.Trial;
@@ -53,10 +56,13 @@ public final class SideBySide {
    * @param commitBudget the same for the commit benchmarks
    * @param snapshots snapshots of the large table
    * @param listTables tables in the listed namespace
+   * @param listed entries of each whole listing measured with and without the client's page size
    * @param pageSize the clients' page size, for the report
    * @param createClients concurrent clients creating the listed tables
    * @param writers the numbers of concurrent writers to commit with
    * @param planningFiles data files of the table whose scans are planned
+   * @param snapshotCurve the snapshot counts of the tables whose loads make the scale curve
+   * @param tableCurve the table counts of the namespaces whose listings make the scale curve
    * @param only the measurements to run
    */
   public record Settings(
@@ -66,10 +72,13 @@ public final class SideBySide {
       Budget commitBudget,
       int snapshots,
       int listTables,
+      int listed,
       int pageSize,
       int createClients,
       List<Integer> writers,
       int planningFiles,
+      List<Integer> snapshotCurve,
+      List<Integer> tableCurve,
       Set<Part> only) {}
 
   /** What can be measured, for {@code --only}. */
@@ -77,7 +86,10 @@ public final class SideBySide {
     LOADS,
     CREATES,
     COMMITS,
+    RAW_COMMITS,
+    LISTINGS,
     LISTING,
+    CURVES,
     PLANNING,
     COLD_INIT
   }
@@ -110,11 +122,71 @@ public final class SideBySide {
     if (settings.only().contains(Part.COMMITS)) {
       commits();
     }
+    if (settings.only().contains(Part.RAW_COMMITS)) {
+      rawCommits();
+    }
+    if (settings.only().contains(Part.LISTINGS)) {
+      listings();
+    }
     if (settings.only().contains(Part.LISTING)) {
       listing();
     }
     if (settings.only().contains(Part.PLANNING)) {
       planning();
+    }
+    if (settings.only().contains(Part.CURVES)) {
+      curves();
+    }
+  }
+
+  /**
+   * How loads grow with a table's snapshots and listings with a namespace's tables: one p50 per
+   * size, each side by side, so the report shows both sides' growth.
+   */
+  private void curves() {
+    for (int snapshots : settings.snapshotCurve()) {
+      TableIdentifier table = TableIdentifier.of(BENCH, "curve_" + snapshots + "_snapshots");
+      attempt(
+          String.format(Locale.ROOT, "scale: loadTable, %,d snapshots", snapshots),
+          name -> {
+            for (Side side : List.of(puddle, reference)) {
+              ManySnapshots.register(side, table, snapshots);
+            }
+            report.add(
+                Comparison.of(
+                    name + ": p50",
+                    "ms",
+                    interleave(
+                        name,
+                        new LoadTableLatency(table, false, settings.budget(), settings.budget())),
+                    Latencies::p50));
+          });
+    }
+    for (int tables : settings.tableCurve()) {
+      Namespace namespace = Namespace.of("curve_" + tables + "_tables");
+      attempt(
+          String.format(
+              Locale.ROOT,
+              "scale: listTables, %,d tables, pages of %d",
+              tables,
+              settings.pageSize()),
+          name -> {
+            for (Side side : List.of(puddle, reference)) {
+              Progress.report(
+                  String.format(Locale.ROOT, "creating %,d tables in %s", tables, side));
+              ListingLatency.populate(
+                  side, ListingLatency.Of.TABLES, namespace, tables, settings.createClients());
+            }
+            report.add(
+                Comparison.of(
+                    name + ": p50",
+                    "ms",
+                    interleave(
+                        name,
+                        new ListingLatency(
+                            ListingLatency.Of.TABLES, namespace, tables, true, settings.budget())),
+                    Latencies::p50));
+          });
     }
   }
 
@@ -213,6 +285,70 @@ public final class SideBySide {
                       ? throughput.withGoal("0 lost", c -> intact)
                       : throughput.withGoal("≥ 1x, 0 lost", c -> c.medianRatio() >= 1 && intact));
               report.add(detail);
+            });
+      }
+    }
+  }
+
+  /** The server's part of a commit alone: raw {@code updateTable} requests, no client files. */
+  private void rawCommits() {
+    attempt(
+        "updateTable, raw (a prepared append)",
+        name -> {
+          List<Round<Latencies>> commits =
+              interleave(name, new RawCommitLatency(COMMITS, settings.budget()));
+          report.add(
+              Comparison.of(name + ": p50", "ms", commits, Latencies::p50)
+                  .withGoal("≤ 0.7x", c -> c.medianRatio() <= 0.7));
+          report.add(Comparison.of(name + ": p99", "ms", commits, Latencies::p99));
+        });
+    int writers = settings.writers().stream().max(Integer::compare).orElse(16);
+    attempt(
+        "updateTable throughput, raw, " + writers + " writers, one table",
+        name ->
+            report.add(
+                Comparison.of(
+                        name,
+                        "commits/s",
+                        interleave(
+                            name,
+                            new RawCommitThroughput(COMMITS, writers, settings.commitBudget())),
+                        Double::doubleValue)
+                    .withGoal("≥ 1.2x", c -> c.medianRatio() >= 1.2)));
+  }
+
+  /** Listings of 2,000 tables and of 2,000 namespaces, paged by the client and by the server. */
+  private void listings() {
+    for (ListingLatency.Of of : ListingLatency.Of.values()) {
+      Namespace parent = Namespace.of("listing_" + of.name().toLowerCase(Locale.ROOT));
+      attempt(
+          String.format(Locale.ROOT, "making %,d %s", settings.listed(), of),
+          name -> {
+            for (Side side : List.of(puddle, reference)) {
+              Progress.report(name + " in " + side);
+              ListingLatency.populate(
+                  side, of, parent, settings.listed(), settings.createClients());
+            }
+          });
+      for (boolean paged : List.of(false, true)) {
+        attempt(
+            String.format(
+                Locale.ROOT,
+                "%s, %,d entries, %s",
+                of == ListingLatency.Of.TABLES ? "listTables" : "listNamespaces",
+                settings.listed(),
+                paged ? "pages of " + settings.pageSize() : "the server's default page size"),
+            name -> {
+              List<Round<Latencies>> listings =
+                  interleave(
+                      name,
+                      new ListingLatency(of, parent, settings.listed(), paged, settings.budget()));
+              report.add(
+                  Comparison.of(name + ": p50", "ms", listings, Latencies::p50)
+                      .withGoal("≤ 0.5x", c -> c.medianRatio() <= 0.5));
+              report.add(
+                  Comparison.of(name + ": p99", "ms", listings, Latencies::p99)
+                      .withGoal("≤ 0.5x", c -> c.medianRatio() <= 0.5));
             });
       }
     }
