@@ -101,7 +101,7 @@ final class Suppressions {
             + " a new value in the secret and deploying (README, Deploying to AWS). Secrets"
             + " Manager generated the first value; it is in no template.");
     suppress(
-        metastore.cluster().getNode().findChild("Secret"),
+        metastore.secret(),
         "AwsSolutions-SMG4",
         "The functions never keep this login: in the standard profile they use IAM auth through"
             + " RDS Proxy (only the proxy reads the secret), and in the lean profile they fetch it"
