@@ -179,12 +179,14 @@ final class Metastore extends Construct {
   }
 
   /**
-   * The generated secret of the login (the construct, for cdk-nag's suppressions): {@code Secret}
-   * of a new cluster, {@code SnapshotSecret} of one restored from a snapshot.
+   * The secrets the cluster construct generates (for cdk-nag's suppressions): {@code Secret}, and
+   * for a cluster restored from a snapshot also {@code SnapshotSecret}, the login's new password.
    */
-  IConstruct secret() {
-    IConstruct restored = cluster.getNode().tryFindChild("SnapshotSecret");
-    return restored != null ? restored : cluster.getNode().findChild("Secret");
+  List<IConstruct> secrets() {
+    return java.util.stream.Stream.of("Secret", "SnapshotSecret")
+        .map(name -> cluster.getNode().tryFindChild(name))
+        .filter(java.util.Objects::nonNull)
+        .toList();
   }
 
   /** What points a function at the metastore. */

@@ -52,9 +52,8 @@ final class Monitoring extends Construct {
   static final String ERRORS_BY_OPERATION =
       """
       filter message = "request" and status >= 400
-      | stats sum(status >= 500) as serverErrors, sum(status < 500) as clientErrors by operation,
-          errorType
-      | sort serverErrors desc, clientErrors desc""";
+      | stats count(*) as answers by operation, status, errorType
+      | sort answers desc""";
 
   private final ITopic topic;
 

@@ -91,9 +91,6 @@ class OperationsTest {
     assertThat(text(cluster.get("MasterUserPassword"))).contains("SnapshotSecret");
     assertThat(instances(s)).hasSize(2);
     assertThat(s.resources("AWS::RDS::DBProxy")).hasSize(1);
-    s.nagErrors.forEach(m -> System.out.println("NAG " + m.getId() + " " + m.getEntry().getData()));
-    s.nagWarnings.forEach(
-        m -> System.out.println("NAG " + m.getId() + " " + m.getEntry().getData()));
     assertThat(s.nagErrors).isEmpty();
     assertThat(s.nagWarnings).isEmpty();
   }
