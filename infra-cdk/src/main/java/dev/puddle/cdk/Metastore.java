@@ -95,7 +95,9 @@ final class Metastore extends Construct {
     } else {
       // docs/operations.md, "Backup and restore": a cluster restored from a snapshot (of a
       // point-in-time restore, or an automated or manual one) replaces the cluster above; the
-      // login gets a new generated password, as the snapshot's is not known to the stack
+      // login gets a new generated password, as the snapshot's is not known to the stack. Without
+      // the flag, the construct would also generate a second, unused secret for the login.
+      getNode().setContext("@aws-cdk/aws-rds:preventRenderingDeprecatedCredentials", true);
       DatabaseClusterFromSnapshot.Builder builder =
           DatabaseClusterFromSnapshot.Builder.create(this, "Cluster")
               .snapshotIdentifier(settings.restoreSnapshot())

@@ -91,6 +91,9 @@ class OperationsTest {
     assertThat(text(cluster.get("MasterUserPassword"))).contains("SnapshotSecret");
     assertThat(instances(s)).hasSize(2);
     assertThat(s.resources("AWS::RDS::DBProxy")).hasSize(1);
+    // one login secret, the snapshot's new one, instead of the new cluster's
+    assertThat(s.resources("AWS::SecretsManager::Secret"))
+        .hasSameSizeAs(standard().resources("AWS::SecretsManager::Secret"));
     assertThat(s.nagErrors).isEmpty();
     assertThat(s.nagWarnings).isEmpty();
   }
