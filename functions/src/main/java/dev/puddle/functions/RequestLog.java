@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.puddle.contract.FunctionGroup;
+import dev.puddle.contract.RequestMetric;
 import dev.puddle.core.api.RequestStats;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,16 +15,20 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One line per request. On Lambda it is a JSON line on standard output, which Lambda sends to
  * CloudWatch Logs, in CloudWatch Embedded Metric Format: CloudWatch turns its {@code _aws} section
- * into metrics per operation (requests, errors, latency, commit retries and conflicts, database
- * time) without any API call, and keeps the other fields searchable in Logs Insights. The local
- * twin writes a short line for people instead ({@link #text}), or the same JSON on request. Either
- * names the request, never its content: no headers, bodies or credentials.
+ * into metrics per function group ({@link RequestMetric}: latency, errors, commit retries and
+ * conflicts) without any API call, and keeps the other fields, the operation among them, searchable
+ * in Logs Insights. The local twin writes a short line for people instead ({@link #text}), or the
+ * same JSON on request. Either names the request, never its content: no headers, bodies or
+ * credentials.
  */
 public final class RequestLog {
   /** What one request did. */
@@ -130,26 +136,22 @@ public final class RequestLog {
     }
   }
 
-  /** The JSON line in CloudWatch Embedded Metric Format. */
+  /**
+   * The JSON line in CloudWatch Embedded Metric Format: the {@link RequestMetric}s with the
+   * function group as their one dimension, so that what CloudWatch bills stays bounded however many
+   * operations are used; the operation is a field of the line, not a dimension.
+   */
   private static final class EmbeddedMetrics implements Format {
-    private static final List<String[]> METRICS =
-        List.of(
-            new String[] {"Requests", "Count"},
-            new String[] {"Errors", "Count"},
-            new String[] {"ClientErrors", "Count"},
-            new String[] {"Latency", "Milliseconds"},
-            new String[] {"DatabaseTime", "Milliseconds"},
-            new String[] {"CommitRetries", "Count"},
-            new String[] {"CommitConflicts", "Count"});
-
-    private final String directives;
+    private final String namespace;
+    private final Map<String, String> directives = new ConcurrentHashMap<>();
 
     EmbeddedMetrics(String namespace) {
-      this.directives = directives(namespace);
+      this.namespace = namespace;
     }
 
     @Override
     public String line(Entry entry, long timestampMillis) {
+      List<RequestMetric> metrics = metrics(entry.group());
       // written field by field rather than built as a tree: the line is on every request's path
       StringWriter text = new StringWriter(1024);
       try (JsonGenerator line = JSON.createGenerator(text)) {
@@ -157,7 +159,7 @@ public final class RequestLog {
         line.writeObjectFieldStart("_aws");
         line.writeNumberField("Timestamp", timestampMillis);
         line.writeFieldName("CloudWatchMetrics");
-        line.writeRawValue(directives);
+        line.writeRawValue(directives.computeIfAbsent(entry.group(), g -> directives(metrics)));
         line.writeEndObject();
 
         line.writeStringField("level", entry.status() >= 500 ? "ERROR" : "INFO");
@@ -178,15 +180,10 @@ public final class RequestLog {
         line.writeBooleanField("gzip", entry.gzipped());
         line.writeBooleanField("coldStart", entry.coldStart());
 
-        line.writeStringField("Operation", entry.operation());
-        line.writeNumberField("Requests", 1);
-        line.writeNumberField("Errors", entry.status() >= 500 ? 1 : 0);
-        line.writeNumberField(
-            "ClientErrors", entry.status() >= 400 && entry.status() < 500 ? 1 : 0);
-        line.writeNumberField("Latency", round(entry.latencyMillis()));
-        line.writeNumberField("DatabaseTime", round(entry.stats().databaseMillis()));
-        line.writeNumberField("CommitRetries", entry.stats().commitRetries());
-        line.writeNumberField("CommitConflicts", entry.stats().commitConflicts());
+        line.writeStringField(RequestMetric.DIMENSION, entry.group());
+        for (RequestMetric metric : metrics) {
+          line.writeNumberField(metric.metricName(), value(metric, entry));
+        }
         line.writeEndObject();
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot write the request log line", e);
@@ -194,15 +191,34 @@ public final class RequestLog {
       return text.toString();
     }
 
-    /** The metric directives, the same on every line: which fields are metrics of which unit. */
-    private static String directives(String namespace) {
+    /** The metrics a function of these groups emits ("all": the twin's one function). */
+    private static List<RequestMetric> metrics(String group) {
+      if ("all".equals(group)) {
+        return List.of(RequestMetric.values());
+      }
+      FunctionGroup functionGroup = FunctionGroup.valueOf(group.toUpperCase(Locale.ROOT));
+      return Arrays.stream(RequestMetric.values()).filter(m -> m.emittedBy(functionGroup)).toList();
+    }
+
+    private static double value(RequestMetric metric, Entry entry) {
+      return switch (metric) {
+        case LATENCY -> round(entry.latencyMillis());
+        case ERRORS -> entry.status() >= 500 ? 1 : 0;
+        case CLIENT_ERRORS -> entry.status() >= 400 && entry.status() < 500 ? 1 : 0;
+        case COMMIT_RETRIES -> entry.stats().commitRetries();
+        case COMMIT_CONFLICTS -> entry.stats().commitConflicts();
+      };
+    }
+
+    /** The metric directives, the same on every line of a group: which fields are metrics. */
+    private String directives(List<RequestMetric> metrics) {
       ArrayNode directives = JSON.createArrayNode();
       ObjectNode directive = directives.addObject();
       directive.put("Namespace", namespace);
-      directive.putArray("Dimensions").addArray().add("Operation");
-      ArrayNode metrics = directive.putArray("Metrics");
-      for (String[] metric : METRICS) {
-        metrics.addObject().put("Name", metric[0]).put("Unit", metric[1]);
+      directive.putArray("Dimensions").addArray().add(RequestMetric.DIMENSION);
+      ArrayNode list = directive.putArray("Metrics");
+      for (RequestMetric metric : metrics) {
+        list.addObject().put("Name", metric.metricName()).put("Unit", metric.unit());
       }
       return directives.toString();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.contract.FunctionGroup;
+import dev.puddle.contract.RequestMetric;
 import dev.puddle.core.auth.JwtAuthenticator;
 import dev.puddle.core.auth.PrimingIssuer;
 import dev.puddle.core.auth.RootCaller;
@@ -108,22 +109,66 @@ class RequestLogTest {
     assertThat(unavailable.get("coldStart").asBoolean()).isFalse();
     JsonNode directive = unavailable.at("/_aws/CloudWatchMetrics/0");
     assertThat(directive.get("Namespace").asText()).isEqualTo("PuddleTest");
-    assertThat(directive.at("/Dimensions/0/0").asText()).isEqualTo("Operation");
+    // one dimension, the function group, whose values are few: what CloudWatch bills is bounded
+    assertThat(directive.get("Dimensions")).hasSize(1);
+    assertThat(directive.at("/Dimensions/0")).hasSize(1);
+    assertThat(directive.at("/Dimensions/0/0").asText()).isEqualTo(RequestMetric.DIMENSION);
+    assertThat(unavailable.get(RequestMetric.DIMENSION).asText()).isEqualTo("read");
     List<String> metrics = new ArrayList<>();
     directive.get("Metrics").forEach(metric -> metrics.add(metric.get("Name").asText()));
-    assertThat(metrics)
-        .containsExactly(
-            "Requests",
-            "Errors",
-            "ClientErrors",
-            "Latency",
-            "DatabaseTime",
-            "CommitRetries",
-            "CommitConflicts");
+    // a read function commits nothing: no commit counts
+    assertThat(metrics).containsExactly("Latency", "Errors", "ClientErrors");
     metrics.forEach(name -> assertThat(unavailable.has(name)).as(name).isTrue());
+    // the operation is a field for Logs Insights, never a dimension
+    assertThat(unavailable.get("operation").asText()).isEqualTo("loadNamespaceMetadata");
+    assertThat(directive.toString()).doesNotContain("Operation");
 
     String text = out.toString(StandardCharsets.UTF_8);
     assertThat(text).doesNotContain("s3cr3t").doesNotContain("Bearer");
+  }
+
+  @Test
+  void theWriteFunctionAndTheTwinAlsoCountCommitRetriesAndConflictsEveryOtherGroupDoesNot()
+      throws IOException {
+    RequestLog log =
+        new RequestLog("PuddleTest", new PrintStream(out, true, StandardCharsets.UTF_8));
+    for (String group : List.of("read", "write", "token", "sign", "admin", "all")) {
+      JsonNode line =
+          JSON.readTree(
+              log.line(
+                  new RequestLog.Entry(
+                      "id",
+                      "POST",
+                      "/v1/wh/namespaces/a/tables/t",
+                      "updateTable",
+                      group,
+                      "acme",
+                      "wh",
+                      "root",
+                      409,
+                      "CommitFailedException",
+                      12.5,
+                      false,
+                      false,
+                      new dev.puddle.core.api.RequestStats()),
+                  0));
+      List<String> metrics = new ArrayList<>();
+      line.at("/_aws/CloudWatchMetrics/0/Metrics")
+          .forEach(metric -> metrics.add(metric.get("Name").asText()));
+      boolean commits = group.equals("write") || group.equals("all");
+      assertThat(metrics)
+          .as(group)
+          .containsExactlyElementsOf(
+              java.util.Arrays.stream(RequestMetric.values())
+                  .filter(m -> commits || m.emittedBy(FunctionGroup.READ))
+                  .map(RequestMetric::metricName)
+                  .toList());
+      metrics.forEach(name -> assertThat(line.has(name)).as(name).isTrue());
+      assertThat(line.get(RequestMetric.DIMENSION).asText()).isEqualTo(group);
+      assertThat(line.get("ClientErrors").asInt()).isEqualTo(1);
+    }
+    // per group, not per operation: the metrics a catalog in constant use pays for, at most
+    assertThat(RequestMetric.billed()).isEqualTo(17);
   }
 
   @Test

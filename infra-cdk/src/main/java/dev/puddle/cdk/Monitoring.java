@@ -1,7 +1,13 @@
 package dev.puddle.cdk;
 
+import static dev.puddle.contract.RequestMetric.CLIENT_ERRORS;
+import static dev.puddle.contract.RequestMetric.COMMIT_CONFLICTS;
+import static dev.puddle.contract.RequestMetric.COMMIT_RETRIES;
+import static dev.puddle.contract.RequestMetric.ERRORS;
+import static dev.puddle.contract.RequestMetric.LATENCY;
+
 import dev.puddle.contract.FunctionGroup;
-import dev.puddle.contract.Route;
+import dev.puddle.contract.RequestMetric;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -13,6 +19,8 @@ import software.amazon.awscdk.services.cloudwatch.Dashboard;
 import software.amazon.awscdk.services.cloudwatch.GraphWidget;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
 import software.amazon.awscdk.services.cloudwatch.IWidget;
+import software.amazon.awscdk.services.cloudwatch.LogQueryVisualizationType;
+import software.amazon.awscdk.services.cloudwatch.LogQueryWidget;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
@@ -24,12 +32,28 @@ import software.constructs.Construct;
 
 /**
  * What operators watch: alarms (a purge in the dead-letter queue, any function error, API 5xx
- * answers) sent to an SNS topic, and a dashboard of per-operation latency from the functions'
- * embedded metrics, errors, throttles, database connections, pinned proxy sessions and the
- * dead-letter queue's depth.
+ * answers, a session pinned by RDS Proxy) sent to an SNS topic, and, unless {@code dashboard} is
+ * off, a dashboard of latency and outcomes per function from the functions' embedded metrics,
+ * per-operation latency and errors from their log lines (Logs Insights), errors, throttles,
+ * database connections, pinned proxy sessions and the dead-letter queue's depth.
  */
 final class Monitoring extends Construct {
   private static final Duration PERIOD = Duration.minutes(5);
+
+  /** Per-operation latency from the request log lines; docs/operations.md shows the same query. */
+  static final String LATENCY_BY_OPERATION =
+      """
+      filter message = "request"
+      | stats count(*) as requests, pct(latencyMs, 50) as p50, pct(latencyMs, 99) as p99,
+          avg(databaseMs) as databaseMs by operation
+      | sort requests desc""";
+
+  /** Per-operation 4xx and 5xx answers from the request log lines. */
+  static final String ERRORS_BY_OPERATION =
+      """
+      filter message = "request" and status >= 400
+      | stats count(*) as answers by operation, status, errorType
+      | sort answers desc""";
 
   private final ITopic topic;
 
@@ -81,15 +105,40 @@ final class Monitoring extends Construct {
         api.api().metricServerError(options("Sum")),
         settings.api5xxAlarmThreshold() - 1);
 
-    List<IMetric> database = new ArrayList<>();
-    database.add(
-        metastore.cluster().metricDatabaseConnections(options("Maximum", "cluster connections")));
-    database.add(metastore.cluster().metricServerlessDatabaseCapacity(options("Maximum", "ACU")));
+    if (metastore.proxy() != null) {
+      alarm(
+          "ProxyPinnedSessions",
+          "RDS Proxy pinned a session to a database connection: a statement or startup parameter"
+              + " Puddle sends pins, so the proxy no longer bounds the database's connections (see"
+              + " docs/operations.md, RDS Proxy and pinning)",
+          proxyMetric(metastore, "DatabaseConnectionsCurrentlySessionPinned"),
+          0);
+    }
+    if (!settings.dashboard()) {
+      return;
+    }
+
+    // the functions behind the HTTP API: the ones that write request log lines
+    List<PuddleFunction> serving = functions.stream().filter(f -> f.group().servesApi()).toList();
     List<IWidget> widgets = new ArrayList<>();
-    widgets.add(graph("Read latency p50 by operation", latency(settings, true, "p50")));
-    widgets.add(graph("Read latency p99 by operation", latency(settings, true, "p99")));
-    widgets.add(graph("Write latency p50 by operation", latency(settings, false, "p50")));
-    widgets.add(graph("Write latency p99 by operation", latency(settings, false, "p99")));
+    widgets.add(graph("Latency p50 by function", requestMetric(settings, serving, LATENCY, "p50")));
+    widgets.add(graph("Latency p99 by function", requestMetric(settings, serving, LATENCY, "p99")));
+    widgets.add(
+        graph("Requests by function", requestMetric(settings, serving, LATENCY, "SampleCount")));
+    List<IMetric> outcomes = new ArrayList<>();
+    outcomes.addAll(requestMetric(settings, serving, ERRORS, "Sum"));
+    outcomes.addAll(requestMetric(settings, serving, CLIENT_ERRORS, "Sum"));
+    outcomes.addAll(requestMetric(settings, serving, COMMIT_RETRIES, "Sum"));
+    outcomes.addAll(requestMetric(settings, serving, COMMIT_CONFLICTS, "Sum"));
+    widgets.add(graph("5xx, 4xx, commit retries and conflicts by function", outcomes));
+    List<String> logGroups =
+        serving.stream().map(f -> f.function().getLogGroup().getLogGroupName()).toList();
+    widgets.add(
+        logs(
+            "Latency by operation (p50, p99 ms; from the log lines)",
+            logGroups,
+            LATENCY_BY_OPERATION));
+    widgets.add(logs("Errors by operation (from the log lines)", logGroups, ERRORS_BY_OPERATION));
     widgets.add(
         graph(
             "HTTP API: 4xx and 5xx",
@@ -108,15 +157,24 @@ final class Monitoring extends Construct {
             functions.stream()
                 .map(f -> (IMetric) f.function().metricThrottles(options("Sum", f.group().id())))
                 .toList()));
-    widgets.add(graph("Database: connections and capacity", database));
+    widgets.add(
+        graph(
+            "Database: connections and capacity",
+            List.of(
+                metastore
+                    .cluster()
+                    .metricDatabaseConnections(options("Maximum", "cluster connections")),
+                metastore
+                    .cluster()
+                    .metric("ServerlessDatabaseCapacity", options("Maximum", "ACU")))));
     if (metastore.proxy() != null) {
       widgets.add(
           graph(
               "RDS Proxy: connections and pinned sessions",
               List.of(
-                  proxyMetric(metastore, "ClientConnections"),
-                  proxyMetric(metastore, "DatabaseConnections"),
-                  proxyMetric(metastore, "DatabaseConnectionsCurrentlySessionPinned"))));
+                  labelled(proxyMetric(metastore, "ClientConnections")),
+                  labelled(proxyMetric(metastore, "DatabaseConnections")),
+                  labelled(proxyMetric(metastore, "DatabaseConnectionsCurrentlySessionPinned")))));
     }
     widgets.add(
         graph(
@@ -146,24 +204,37 @@ final class Monitoring extends Construct {
   }
 
   /**
-   * The functions' embedded latency metric (RequestLog: the namespace, dimension Operation) of
-   * every HTTP route of the read function, or of every other HTTP route.
+   * The functions' embedded metric ({@link RequestMetric}) of each function that emits it, by the
+   * one dimension the log lines give it.
    */
-  private static List<IMetric> latency(Settings settings, boolean reads, String statistic) {
-    return CatalogHttpApi.httpRoutes().stream()
-        .filter(r -> (r.group() == FunctionGroup.READ) == reads)
-        .map(r -> (IMetric) operationMetric(settings, r, statistic))
-        .toList();
+  private static List<IMetric> requestMetric(
+      Settings settings, List<PuddleFunction> functions, RequestMetric metric, String statistic) {
+    List<IMetric> metrics = new ArrayList<>();
+    for (PuddleFunction function : functions) {
+      FunctionGroup group = function.group().functionGroup().orElseThrow();
+      if (metric.emittedBy(group)) {
+        metrics.add(
+            Metric.Builder.create()
+                .namespace(settings.metricsNamespace())
+                .metricName(metric.metricName())
+                .dimensionsMap(Map.of(RequestMetric.DIMENSION, RequestMetric.dimensionValue(group)))
+                .statistic(statistic)
+                .period(PERIOD)
+                .label(RequestMetric.dimensionValue(group) + " " + metric.metricName())
+                .build());
+      }
+    }
+    return metrics;
   }
 
-  private static Metric operationMetric(Settings settings, Route route, String statistic) {
-    return Metric.Builder.create()
-        .namespace(settings.metricsNamespace())
-        .metricName("Latency")
-        .dimensionsMap(Map.of("Operation", route.operationId()))
-        .statistic(statistic)
-        .period(PERIOD)
-        .label(route.operationId())
+  private static IWidget logs(String title, List<String> logGroups, String query) {
+    return LogQueryWidget.Builder.create()
+        .title(title)
+        .logGroupNames(logGroups)
+        .queryString(query)
+        .view(LogQueryVisualizationType.TABLE)
+        .width(12)
+        .height(6)
         .build();
   }
 
@@ -174,8 +245,15 @@ final class Monitoring extends Construct {
         .dimensionsMap(Map.of("ProxyName", metastore.proxy().getDbProxyName()))
         .statistic("Maximum")
         .period(PERIOD)
-        .label(name)
         .build();
+  }
+
+  /**
+   * A panel's line named after its metric (an alarm's metric has no label: a label would turn it
+   * into a metric-math alarm).
+   */
+  private static IMetric labelled(Metric metric) {
+    return metric.with(MetricOptions.builder().label(metric.getMetricName()).build());
   }
 
   private static MetricOptions options(String statistic) {

@@ -44,7 +44,12 @@ public record Settings(
     int api5xxAlarmThreshold,
     String alarmEmail,
     String alarmTopicArn,
-    ExternalIdp externalIdp) {
+    ExternalIdp externalIdp,
+    int auroraReaders,
+    int backupRetentionDays,
+    String restoreSnapshot,
+    int bucketNoncurrentDays,
+    boolean dashboard) {
 
   /** The two shapes of a deployment (DESIGN §1). */
   public enum Profile {
@@ -115,7 +120,15 @@ public record Settings(
         c.integer("api5xxAlarmThreshold", 5),
         c.string("alarmEmail", null),
         c.string("alarmTopicArn", null),
-        externalIdp(c));
+        externalIdp(c),
+        // standard: a reader in a second AZ that Aurora promotes when the writer's AZ fails; lean
+        // stays one instance, as a reader costs at least its minimum capacity around the clock
+        c.between("auroraReaders", profile == Profile.LEAN ? 0 : 1, 0, 15),
+        c.between("backupRetentionDays", 7, 1, 35),
+        c.string("restoreSnapshot", null),
+        c.between("bucketNoncurrentDays", 30, 1, 3650),
+        // a dashboard costs $3 a month, more than half of an idle lean catalog
+        c.bool("dashboard", profile != Profile.LEAN));
   }
 
   /** The external identity provider, if {@code jwtIssuer} names one. */

@@ -100,14 +100,16 @@ final class Suppressions {
             + " secret's value each time the migrations run, so an operator rotates it by putting"
             + " a new value in the secret and deploying (README, Deploying to AWS). Secrets"
             + " Manager generated the first value; it is in no template.");
-    suppress(
-        metastore.cluster().getNode().findChild("Secret"),
-        "AwsSolutions-SMG4",
-        "The functions never keep this login: in the standard profile they use IAM auth through"
-            + " RDS Proxy (only the proxy reads the secret), and in the lean profile they fetch it"
-            + " again when PostgreSQL refuses it, so a rotation needs no redeploy. Scheduling one"
-            + " needs a rotation function with a network path to the cluster and Secrets Manager,"
-            + " which the lean profile's isolated VPC does not have; operators add it as needed.");
+    for (IConstruct secret : metastore.secrets()) {
+      suppress(
+          secret,
+          "AwsSolutions-SMG4",
+          "The functions never keep this login: in the standard profile they use IAM auth through"
+              + " RDS Proxy (only the proxy reads the secret), and in the lean profile they fetch it"
+              + " again when PostgreSQL refuses it, so a rotation needs no redeploy. Scheduling one"
+              + " needs a rotation function with a network path to the cluster and Secrets Manager,"
+              + " which the lean profile's isolated VPC does not have; operators add it as needed.");
+    }
 
     if (warehouse.bucket() instanceof Bucket created) {
       suppress(

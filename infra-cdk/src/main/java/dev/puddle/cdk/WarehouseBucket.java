@@ -1,10 +1,13 @@
 package dev.puddle.cdk;
 
+import java.util.List;
+import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.s3.BlockPublicAccess;
 import software.amazon.awscdk.services.s3.Bucket;
 import software.amazon.awscdk.services.s3.BucketEncryption;
 import software.amazon.awscdk.services.s3.IBucket;
+import software.amazon.awscdk.services.s3.LifecycleRule;
 import software.amazon.awscdk.services.s3.ObjectOwnership;
 import software.constructs.Construct;
 
@@ -27,8 +30,27 @@ final class WarehouseBucket extends Construct {
                 .objectOwnership(ObjectOwnership.BUCKET_OWNER_ENFORCED)
                 .enforceSsl(true)
                 .versioned(settings.bucketVersioning())
+                .lifecycleRules(lifecycle(settings))
                 .removalPolicy(RemovalPolicy.RETAIN)
                 .build();
+  }
+
+  /**
+   * With versioning, a delete (a purge, maintenance's expiry of snapshots and orphans) leaves the
+   * object as a noncurrent version behind a delete marker: kept {@code bucketNoncurrentDays} to
+   * undo a mistake, then expired, and the markers left alone afterwards removed, so that purged
+   * files stop costing storage (docs/operations.md, "Backup and restore").
+   */
+  private static List<LifecycleRule> lifecycle(Settings settings) {
+    if (!settings.bucketVersioning()) {
+      return List.of();
+    }
+    return List.of(
+        LifecycleRule.builder()
+            .id("ExpireNoncurrentVersions")
+            .noncurrentVersionExpiration(Duration.days(settings.bucketNoncurrentDays()))
+            .expiredObjectDeleteMarker(true)
+            .build());
   }
 
   IBucket bucket() {
