@@ -30,9 +30,9 @@ import org.postgresql.Driver;
 /**
  * Everything Puddle sends to PostgreSQL in {@code proxy} mode, read off the wire as RDS Proxy reads
  * it ({@link PostgresWireRecorder}), against the forms AWS names as pinning a session ({@code
- * docs/operations-pinning.md}): the migrations, a representative workload (namespaces, tables,
- * commits, loads, listings, a rename, a view, a drop with purge), and the purge function and its
- * sweep. A new statement that would pin fails here, naming it.
+ * docs/operations.md#rds-proxy-and-pinning}): the migrations, a representative workload
+ * (namespaces, tables, commits, loads, listings, a rename, a view, a drop with purge), and the
+ * purge function and its sweep. A new statement that would pin fails here, naming it.
  */
 class PinningTest {
   /**

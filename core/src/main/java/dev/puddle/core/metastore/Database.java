@@ -43,9 +43,9 @@ public final class Database implements AutoCloseable {
      * Whether a transaction on these connections begins with {@code SET LOCAL statement_timeout}
      * from the deadline, so that the server cancels a statement still running at the deadline and
      * rolls back. Only for connections no pooler watches (the Data API): RDS Proxy pins a session
-     * to its database connection on any {@code SET} ({@code docs/operations-pinning.md}), so pgjdbc
-     * connections are bounded by their socket timeout and the role's statement-timeout ceiling
-     * instead, and send no {@code SET} at all.
+     * to its database connection on any {@code SET} ({@code
+     * docs/operations.md#rds-proxy-and-pinning}), so pgjdbc connections are bounded by their socket
+     * timeout and the role's statement-timeout ceiling instead, and send no {@code SET} at all.
      */
     default boolean timesOutTransactionsOnServer() {
       return false;

@@ -25,7 +25,8 @@ import java.util.Set;
  * new nullable or defaulted columns, no drops, renames or type changes of what an earlier release
  * reads), so the release before a migration, still serving from its warm execution environments
  * while a deploy replaces it, keeps working on the migrated schema; {@code
- * docs/operations-upgrade.md} states the rule, {@code MigrationScriptsTest} enforces it.
+ * docs/operations.md#upgrade-and-rollback} states the rule, {@code MigrationScriptsTest} enforces
+ * it.
  */
 public final class Migrations {
   /**

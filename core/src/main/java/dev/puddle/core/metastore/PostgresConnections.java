@@ -10,9 +10,9 @@ import org.postgresql.Driver;
  * server-side prepared statements ({@code prepareThreshold=0}), nothing set on the session, not
  * even by the driver ({@code assumeMinServerVersion}: pgjdbc then puts {@code extra_float_digits}
  * and {@code application_name} in the startup message instead of sending {@code SET} after it; see
- * {@code docs/operations-pinning.md}, which {@code PinningTest} keeps true). A login the server
- * refuses (SQLSTATE class 28: a rotated secret, an expired IAM token) is fetched again once before
- * giving up.
+ * {@code docs/operations.md#rds-proxy-and-pinning}, which {@code PinningTest} keeps true). A login
+ * the server refuses (SQLSTATE class 28: a rotated secret, an expired IAM token) is fetched again
+ * once before giving up.
  */
 public final class PostgresConnections {
   // the driver directly: DriverManager would scan the class path for drivers on a cold start

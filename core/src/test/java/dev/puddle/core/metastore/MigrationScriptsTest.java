@@ -15,9 +15,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The expand-only rule of {@code docs/operations-upgrade.md}: while a deploy replaces the
- * functions, the previous release still serves from the migrated schema, so a script may add but
- * never take away or change what an earlier release reads or writes. A statement that drops a
+ * The expand-only rule of {@code docs/operations.md#upgrade-and-rollback}: while a deploy replaces
+ * the functions, the previous release still serves from the migrated schema, so a script may add
+ * but never take away or change what an earlier release reads or writes. A statement that drops a
  * column, a table or a function of an earlier script, renames anything, changes a column's type,
  * makes a column NOT NULL, or adds a NOT NULL column without a default fails this test, unless the
  * comment lines just before it say why it is safe: {@code -- contract: <justification>} (the

@@ -2,7 +2,7 @@
 -- starts: a statement whose client has gone (a function cut off, a socket timed out at the
 -- request's deadline) stops within a minute instead of holding its locks. It is a default of the
 -- role in this database, not a SET on a connection, so RDS Proxy sees no session state and keeps
--- multiplexing (docs/operations-pinning.md). The request's own deadline is kept by the client:
+-- multiplexing (docs/operations.md#rds-proxy-and-pinning). The request's own deadline is kept by the client:
 -- the socket timeout of a JDBC connection, SET LOCAL statement_timeout on the Data API, where no
 -- proxy watches.
 -- 60 s: twice API Gateway's 30 s, above anything a request or a worker's chunk runs; a migration
