@@ -55,11 +55,20 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
+import org.apache.iceberg.Transactions;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.inmemory.InMemoryFileIO;
+import org.apache.iceberg.inmemory.InMemoryOutputFile;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.LocationProvider;
+import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
@@ -79,8 +88,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * small tables with deletes and statistics; this class shows they hold at size.
  *
  * <p>The table is built cheaply but for real: tiny real files put in parallel, and the 1,000
- * overwrites made with Iceberg's own API inside transactions of 100 snapshots, so a REST commit
- * carries 100 snapshots and the catalog writes 10 metadata files instead of 1,000.
+ * overwrites made with Iceberg's own API inside transactions of 100 snapshots, whose manifests are
+ * put in parallel before each commit ({@link WriteBehind}), so a REST commit carries 100 snapshots
+ * and the catalog writes 10 metadata files instead of 1,000.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class MaintenanceAtSizeTest {
@@ -311,22 +321,26 @@ class MaintenanceAtSizeTest {
     }
     putAll(dataFiles);
     List<DataFile> previous = List.of();
+    TableOperations ops = ((HasTableOperations) table).operations();
     for (int commit = 0; commit < SNAPSHOTS / SNAPSHOTS_PER_COMMIT; commit++) {
-      Transaction transaction = table.newTransaction();
+      WriteBehind files = new WriteBehind(ops.io());
+      Transaction transaction = Transactions.newTransaction(id.toString(), files.over(ops));
       for (int c = 0; c < SNAPSHOTS_PER_COMMIT; c++) {
         int s = commit * SNAPSHOTS_PER_COMMIT + c;
-        List<DataFile> files =
+        List<DataFile> added =
             dataFiles.subList(s * FILES_PER_SNAPSHOT, (s + 1) * FILES_PER_SNAPSHOT).stream()
                 .map(MaintenanceAtSizeTest::dataFile)
                 .toList();
         OverwriteFiles overwrite = transaction.newOverwrite();
         previous.forEach(overwrite::deleteFile);
-        files.forEach(overwrite::addFile);
+        added.forEach(overwrite::addFile);
         overwrite.commit();
-        previous = files;
+        previous = added;
       }
+      files.flush();
       transaction.commitTransaction();
     }
+    table.refresh();
     table
         .updateProperties()
         .set(TableProperties.MIN_SNAPSHOTS_TO_KEEP, Integer.toString(KEEP))
@@ -336,6 +350,102 @@ class MaintenanceAtSizeTest {
         "MaintenanceAtSizeTest: built %s (%,d snapshots, %,d data files) in %d ms%n",
         id, SNAPSHOTS, SNAPSHOTS * FILES_PER_SNAPSHOT, (System.nanoTime() - start) / 1_000_000);
     return catalog.loadTable(id);
+  }
+
+  /**
+   * The manifests and manifest lists a transaction writes, kept in memory until {@link #flush} puts
+   * them all in parallel, and read back from memory meanwhile: building the table then costs no S3
+   * round trip per snapshot, and S3 still holds every file before the commit names it.
+   */
+  private static final class WriteBehind implements FileIO {
+    private final FileIO storage;
+    private final InMemoryFileIO buffer = new InMemoryFileIO();
+    private final Set<String> written = ConcurrentHashMap.newKeySet();
+
+    WriteBehind(FileIO storage) {
+      this.storage = storage;
+    }
+
+    /** The table's operations, writing and reading through this. */
+    TableOperations over(TableOperations ops) {
+      FileIO io = this;
+      return new TableOperations() {
+        @Override
+        public TableMetadata current() {
+          return ops.current();
+        }
+
+        @Override
+        public TableMetadata refresh() {
+          return ops.refresh();
+        }
+
+        @Override
+        public void commit(TableMetadata base, TableMetadata metadata) {
+          ops.commit(base, metadata);
+        }
+
+        @Override
+        public FileIO io() {
+          return io;
+        }
+
+        @Override
+        public String metadataFileLocation(String fileName) {
+          return ops.metadataFileLocation(fileName);
+        }
+
+        @Override
+        public LocationProvider locationProvider() {
+          return ops.locationProvider();
+        }
+
+        @Override
+        public long newSnapshotId() {
+          return ops.newSnapshotId();
+        }
+      };
+    }
+
+    @Override
+    public InputFile newInputFile(String path) {
+      return written.contains(path) ? buffer.newInputFile(path) : storage.newInputFile(path);
+    }
+
+    @Override
+    public OutputFile newOutputFile(String path) {
+      written.add(path);
+      return new InMemoryOutputFile(path, buffer);
+    }
+
+    @Override
+    public void deleteFile(String path) {
+      if (written.remove(path)) {
+        buffer.deleteFile(path);
+      } else {
+        storage.deleteFile(path);
+      }
+    }
+
+    void flush() throws Exception {
+      List<Future<?>> puts = new ArrayList<>();
+      for (String path : written) {
+        puts.add(
+            io.submit(
+                () -> {
+                  try (InputStream in = buffer.newInputFile(path).newStream()) {
+                    byte[] bytes = in.readAllBytes();
+                    s3.putObject(
+                        b -> b.bucket(LocalTwin.BUCKET).key(path.substring(PREFIX.length())),
+                        RequestBody.fromBytes(bytes));
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> put : puts) {
+        put.get();
+      }
+    }
   }
 
   private static DataFile dataFile(String path) {
