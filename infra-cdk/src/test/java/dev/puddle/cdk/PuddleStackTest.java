@@ -225,6 +225,69 @@ class PuddleStackTest {
 
   @ParameterizedTest
   @MethodSource("profiles")
+  void maintenanceDeletesOnlyWhereTablesFilesCanBeRunsOnTheSweepAndAlarmsWhenAJobFails(
+      Synthesized s) {
+    // purge and maintenance run in the purge function. Tables' locations lie anywhere in the
+    // warehouse's location, the bucket's root, and the bucket holds nothing of the catalog's own
+    // (its state is in PostgreSQL): its one delete is of the warehouse bucket's objects, never the
+    // bucket itself or another bucket, never by a wildcard action
+    List<Map<String, Object>> purge = s.statements(s.role(Group.PURGE));
+    assertThat(s.allowing(s.role(Group.PURGE), "s3:DeleteObject"))
+        .singleElement()
+        .satisfies(
+            st -> {
+              assertThat(st.get("Effect")).isEqualTo("Allow");
+              assertThat(strings(st.get("Action")))
+                  .containsExactly("s3:GetObject", "s3:DeleteObject");
+              assertThat(text(st.get("Resource"))).contains("WarehouseBucket").endsWith("/*]]}");
+            });
+    assertThat(purge)
+        .allSatisfy(
+            st -> {
+              assertThat(strings(st.get("Action")))
+                  .noneMatch(
+                      a ->
+                          a.equals("*")
+                              || a.equals("s3:*")
+                              || a.startsWith("s3:Delete") && !a.equals("s3:DeleteObject"));
+              if (strings(st.get("Action")).stream().anyMatch(a -> a.startsWith("s3:"))) {
+                assertThat(text(st.get("Resource"))).contains("WarehouseBucket");
+              }
+            });
+    // the sweep's schedule starts the scheduled runs and re-sends lost ones
+    assertThat(
+            s.resources("AWS::Events::Rule").values().stream()
+                .map(r -> map(r.get("Properties")))
+                .filter(
+                    p ->
+                        s.function(Group.SWEEP)
+                            .equals(getAtt(map(list(p.get("Targets")).get(0)).get("Arn")))))
+        .singleElement()
+        .satisfies(p -> assertThat(text(p.get("ScheduleExpression"))).startsWith("rate("));
+    // a job failing for good lands in the dead-letter queue, whose depth alarms; so does any
+    // failed invocation of the purge function
+    List<Map<String, Object>> alarms =
+        s.resources("AWS::CloudWatch::Alarm").values().stream()
+            .map(a -> map(a.get("Properties")))
+            .toList();
+    assertThat(alarms)
+        .anySatisfy(
+            a -> {
+              assertThat(a.get("MetricName")).isEqualTo("ApproximateNumberOfMessagesVisible");
+              assertThat(text(a.get("Dimensions"))).contains("PurgeQueuesDeadLetters");
+              assertThat(text(a.get("AlarmDescription"))).contains("maintenance");
+            });
+    assertThat(alarms)
+        .anySatisfy(
+            a -> {
+              assertThat(a.get("MetricName")).isEqualTo("Errors");
+              assertThat(ref(map(list(a.get("Dimensions")).get(0)).get("Value")))
+                  .isEqualTo(s.function(Group.PURGE));
+            });
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
   void onlyTheTokenFunctionReadsTheSigningKey(Synthesized s) {
     String secret =
         s.resources("AWS::SecretsManager::Secret").entrySet().stream()
