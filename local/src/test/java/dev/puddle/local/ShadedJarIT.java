@@ -31,9 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The shaded Lambda artifact ({@code functions/target/puddle-functions.jar}) on its own: it is
- * at most 25 MB, holds no Netty or Apache HTTP client (only httpcore5, whose {@code Method} Iceberg's
- * {@code Endpoint} needs), and each handler class, started in a JVM of its own from environment
+ * The shaded Lambda artifact ({@code functions/target/puddle-functions.jar}) on its own: it is at
+ * most 25 MB, holds no Netty or Apache HTTP client (only the part of httpcore5 Iceberg's {@code
+ * Endpoint} reaches), and each handler class, started in a JVM of its own from environment
  * variables with nothing else on the class path, serves its events against the twin's PostgreSQL
  * and S3, verifying their token (the twin's root's) with the key the twin published there. Prints
  * the jar's size and each handler's init time (class load to ready, in that JVM). Runs in the
