@@ -153,6 +153,13 @@ public final class Benchmarks implements Callable<Integer> {
   int coldInits = 5;
 
   @Option(
+      names = "--cold-init-peer-jar",
+      description =
+          "Another functions jar (e.g. one built from main) whose cold init is measured"
+              + " interleaved with this checkout's functions/target/puddle-functions.jar.")
+  Path coldInitPeerJar;
+
+  @Option(
       names = "--reference-connections",
       description =
           "The reference JdbcCatalog's connection pool, as many as the twin's (default:"
@@ -237,7 +244,7 @@ public final class Benchmarks implements Callable<Integer> {
       new SideBySide(settings, catalogs.puddle(), catalogs.reference(), report).run();
       roundTrips(report, catalogs);
       if (only.contains(SideBySide.Part.COLD_INIT)) {
-        coldInit(report, catalogs, benchTarget, run);
+        coldInit(report, catalogs, project, run);
       }
     }
     if (!keepData) {
@@ -299,18 +306,31 @@ public final class Benchmarks implements Callable<Integer> {
     }
   }
 
-  /** The read handler's cold init, while the twin's PostgreSQL and S3 are up and otherwise idle. */
-  private void coldInit(Report report, Catalogs catalogs, Path benchTarget, Path run) {
+  /**
+   * The read handler's cold init on this checkout's Lambda jar (and the peer jar, if given,
+   * interleaved with it), while the twin's PostgreSQL and S3 are up and otherwise idle.
+   */
+  private void coldInit(Report report, Catalogs catalogs, Path project, Path run) {
     Progress.report("measuring the read handler's cold init");
+    Path own = project.resolve("functions/target/puddle-functions.jar");
+    List<Path> jars = coldInitPeerJar == null ? List.of(own) : List.of(own, coldInitPeerJar);
     try {
-      List<Path> classPath =
-          Stream.concat(
-                  Stream.of(benchTarget.resolve("puddle-bench-cold-init.jar")),
-                  functionsClassPath(benchTarget).stream())
-              .toList();
+      for (Path jar : jars) {
+        if (!Files.isRegularFile(jar)) {
+          throw new IllegalStateException(jar + " is missing");
+        }
+      }
+      List<List<Duration>> durations =
+          new ColdInit(
+                  project.resolve("bench/target/puddle-bench-cold-init.jar"), catalogs.twin(), run)
+              .measure(jars, SideBySide.SMALL, coldInits);
       report.coldInits(
-          new ColdInit(classPath, catalogs.twin(), run).measure(SideBySide.SMALL, coldInits));
-    } catch (IOException | RuntimeException e) {
+          new Report.ColdInits(
+              own,
+              durations.getFirst(),
+              coldInitPeerJar,
+              durations.size() > 1 ? durations.get(1) : List.of()));
+    } catch (RuntimeException e) {
       Progress.report("cold init failed: " + e);
       report.failed("cold init of the read handler", e);
     }

@@ -18,9 +18,11 @@ import java.util.Map;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * The read handler's cold init: a new JVM on the functions module's class path constructs {@code
- * CatalogHandler} from environment variables (the twin's PostgreSQL and S3) and answers one {@code
- * loadTable} event; timed from process spawn to its answer.
+ * The read handler's cold init: a new JVM on a functions jar (the Lambda artifact, as Lambda runs
+ * it) constructs {@code CatalogHandler} from environment variables (the twin's PostgreSQL and S3)
+ * and answers one {@code loadTable} event; timed from process spawn to its answer. Given several
+ * jars (this checkout's and a peer's, e.g. one built from another commit), it starts them in turn,
+ * jar after jar in each round, so both meet the same machine.
  */
 public final class ColdInit {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -31,21 +33,24 @@ public final class ColdInit {
   private static final List<String> LAMBDA_JVM_OPTIONS =
       List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1");
 
-  private final List<String> classPath;
+  private final Path coldInitJar;
   private final PuddleTwin twin;
   private final Path runDirectory;
 
   /**
-   * @param classPath the cold-init jar and the functions module's runtime class path
+   * @param coldInitJar the jar of {@link ColdInitMain}, put before each functions jar
    */
-  public ColdInit(List<Path> classPath, PuddleTwin twin, Path runDirectory) {
-    this.classPath = classPath.stream().map(Path::toString).toList();
+  public ColdInit(Path coldInitJar, PuddleTwin twin, Path runDirectory) {
+    this.coldInitJar = coldInitJar;
     this.twin = twin;
     this.runDirectory = runDirectory;
   }
 
-  /** Starts {@code times} JVMs one after another; returns each one's time to its answer. */
-  public List<Duration> measure(TableIdentifier table, int times) {
+  /**
+   * Starts {@code times} JVMs on each of {@code functionsJars}, interleaved; returns each jar's
+   * times to its answer, in the order of the jars.
+   */
+  public List<List<Duration>> measure(List<Path> functionsJars, TableIdentifier table, int times) {
     Path event = writeEvent(table);
     Map<String, String> env =
         Map.of(
@@ -63,31 +68,39 @@ public final class ColdInit {
             PuddleTwin.SECRET_ACCESS_KEY,
             EnvironmentVariable.REGION.key(),
             PuddleTwin.REGION);
+    List<List<Duration>> durations = new ArrayList<>();
+    functionsJars.forEach(jar -> durations.add(new ArrayList<>()));
+    for (int i = 1; i <= times; i++) {
+      for (int j = 0; j < functionsJars.size(); j++) {
+        durations.get(j).add(once(functionsJars.get(j), event, env, "cold-init-" + j + "-" + i));
+      }
+    }
+    return durations;
+  }
+
+  private Duration once(Path functionsJar, Path event, Map<String, String> env, String name) {
     List<String> arguments = new ArrayList<>(LAMBDA_JVM_OPTIONS);
     arguments.addAll(
         List.of(
             "-cp",
-            String.join(File.pathSeparator, classPath),
+            coldInitJar + File.pathSeparator + functionsJar,
             ColdInitMain.class.getName(),
             event.toString()));
-    List<Duration> durations = new ArrayList<>();
-    for (int i = 1; i <= times; i++) {
-      try (ChildJvm jvm =
-          ChildJvm.start(
-              "cold-init-" + i,
-              arguments,
-              env,
-              runDirectory.resolve("logs/cold-init-" + i + ".log"),
-              line -> line.startsWith(ColdInitMain.DONE))) {
-        ChildJvm.Signal done = jvm.awaitSignal(TIMEOUT);
-        String status = done.line().substring(ColdInitMain.DONE.length()).strip();
-        if (!status.equals("200")) {
-          throw new IllegalStateException("The cold loadTable answered " + status + ", not 200");
-        }
-        durations.add(done.sinceSpawn());
+    try (ChildJvm jvm =
+        ChildJvm.start(
+            name,
+            arguments,
+            env,
+            runDirectory.resolve("logs/" + name + ".log"),
+            line -> line.startsWith(ColdInitMain.DONE))) {
+      ChildJvm.Signal done = jvm.awaitSignal(TIMEOUT);
+      String status = done.line().substring(ColdInitMain.DONE.length()).strip();
+      if (!status.equals("200")) {
+        throw new IllegalStateException(
+            "The cold loadTable on " + functionsJar + " answered " + status + ", not 200");
       }
+      return done.sinceSpawn();
     }
-    return durations;
   }
 
   /** The repository's sample loadTable event, readdressed to {@code table} in the twin. */

@@ -4,6 +4,10 @@ import dev.puddle.bench.measure.CommitRun;
 import dev.puddle.bench.measure.Comparison;
 import dev.puddle.bench.measure.Interleaved.Round;
 import dev.puddle.bench.measure.Stats;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +23,7 @@ public final class Report {
   private final List<CommitDetail> commits = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
-  private List<Duration> coldInits = List.of();
+  private ColdInits coldInits;
   private OperationCosts costs;
   private RoundTrips roundTrips;
   private List<ArtifactSizes.Artifact> artifacts = List.of();
@@ -66,8 +70,19 @@ public final class Report {
     failures.add(measurement + ": " + cause);
   }
 
-  public void coldInits(List<Duration> durations) {
-    this.coldInits = List.copyOf(durations);
+  /**
+   * The read handler's cold inits on a functions jar and, if {@code peerJar} is not null, on a peer
+   * jar measured interleaved with it.
+   */
+  public record ColdInits(Path jar, List<Duration> times, Path peerJar, List<Duration> peerTimes) {
+    public ColdInits {
+      times = List.copyOf(times);
+      peerTimes = List.copyOf(peerTimes);
+    }
+  }
+
+  public void coldInits(ColdInits coldInits) {
+    this.coldInits = coldInits;
   }
 
   public void roundTrips(RoundTrips roundTrips) {
@@ -172,18 +187,34 @@ public final class Report {
         out.append("```\n");
       }
     }
-    if (!coldInits.isEmpty()) {
-      List<Double> millis = coldInits.stream().map(d -> d.toNanos() / 1e6).toList();
+    if (coldInits != null) {
       out.append(
           String.format(
               Locale.ROOT,
-              "%nCold init of the read handler (new JVM on the functions class path, C1 only as on"
-                  + " Lambda: process spawn to the answer of one `loadTable` event): median"
-                  + " **%.0f ms** of %d (%s).%n",
-              Stats.median(millis),
-              millis.size(),
-              String.join(
-                  ", ", millis.stream().map(m -> String.format(Locale.ROOT, "%.0f", m)).toList())));
+              "%nCold init of the read handler (new JVM on the functions jar, C1 only as on"
+                  + " Lambda: process spawn to the answer of one `loadTable` event): `%s`"
+                  + " (%s) median **%.0f ms** of %d (%s)",
+              coldInits.jar().getFileName(),
+              size(fileSize(coldInits.jar())),
+              medianMillis(coldInits.times()),
+              coldInits.times().size(),
+              millisList(coldInits.times())));
+      if (coldInits.peerJar() != null) {
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "; peer `%s` (%s), interleaved with it, median **%.0f ms** (%s): ratio **%.2fx**",
+                coldInits.peerJar(),
+                size(fileSize(coldInits.peerJar())),
+                medianMillis(coldInits.peerTimes()),
+                millisList(coldInits.peerTimes()),
+                medianMillis(coldInits.times()) / medianMillis(coldInits.peerTimes())));
+      }
+      out.append(".");
+      if (roundTrips != null) {
+        out.append(" Round trips on this machine: ").append(roundTrips.describe()).append(".");
+      }
+      out.append("\n");
     }
     if (!artifacts.isEmpty()) {
       out.append("\n| artifact | size |\n|---|---:|\n");
@@ -194,6 +225,26 @@ public final class Report {
             .append(size(artifact.bytes()))
             .append(" |\n");
       }
+    }
+  }
+
+  private static double medianMillis(List<Duration> durations) {
+    return Stats.median(durations.stream().map(d -> d.toNanos() / 1e6).toList());
+  }
+
+  private static String millisList(List<Duration> durations) {
+    return String.join(
+        ", ",
+        durations.stream()
+            .map(d -> String.format(Locale.ROOT, "%.0f", d.toNanos() / 1e6))
+            .toList());
+  }
+
+  private static long fileSize(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
