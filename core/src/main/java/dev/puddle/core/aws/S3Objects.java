@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.iceberg.aws.AwsClientProperties;
 import org.apache.iceberg.aws.s3.S3FileIOProperties;
@@ -16,12 +17,15 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Error;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
 
 /**
  * Lists and deletes objects in bulk: a listing page and a {@code DeleteObjects} request hold up to
@@ -104,6 +108,30 @@ public final class S3Objects implements AutoCloseable {
             .toList();
     boolean more = Boolean.TRUE.equals(page.isTruncated()) && !objects.isEmpty();
     return new Listing(objects, more ? objects.get(objects.size() - 1).key() : null);
+  }
+
+  /**
+   * Writes a small object whole, encrypted at rest with S3-managed keys (SSE-S3), as the stack's
+   * bucket encrypts every object: the request says so itself, so an object written to a bucket
+   * without default encryption is encrypted too.
+   */
+  public void putEncrypted(String bucket, String key, byte[] content, String contentType) {
+    s3.putObject(
+        b ->
+            b.bucket(bucket)
+                .key(key)
+                .contentType(contentType)
+                .serverSideEncryption(ServerSideEncryption.AES256),
+        RequestBody.fromBytes(content));
+  }
+
+  /** The content of a small object, or empty if there is no object of that key. */
+  public Optional<byte[]> get(String bucket, String key) {
+    try {
+      return Optional.of(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray());
+    } catch (NoSuchKeyException e) {
+      return Optional.empty();
+    }
   }
 
   /**
