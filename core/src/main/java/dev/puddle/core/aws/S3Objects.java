@@ -25,7 +25,6 @@ import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Error;
-import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
 
 /**
  * Lists and deletes objects in bulk: a listing page and a {@code DeleteObjects} request hold up to
@@ -111,18 +110,13 @@ public final class S3Objects implements AutoCloseable {
   }
 
   /**
-   * Writes a small object whole, encrypted at rest with S3-managed keys (SSE-S3), as the stack's
-   * bucket encrypts every object: the request says so itself, so an object written to a bucket
-   * without default encryption is encrypted too.
+   * Writes a small object whole. It is encrypted at rest by the bucket's default encryption (the
+   * stack's bucket: SSE-S3; S3 encrypts every new object with SSE-S3 at least), not by a request
+   * header, which S3-compatible stores such as the twin's refuse.
    */
-  public void putEncrypted(String bucket, String key, byte[] content, String contentType) {
+  public void put(String bucket, String key, byte[] content, String contentType) {
     s3.putObject(
-        b ->
-            b.bucket(bucket)
-                .key(key)
-                .contentType(contentType)
-                .serverSideEncryption(ServerSideEncryption.AES256),
-        RequestBody.fromBytes(content));
+        b -> b.bucket(bucket).key(key).contentType(contentType), RequestBody.fromBytes(content));
   }
 
   /** The content of a small object, or empty if there is no object of that key. */

@@ -48,12 +48,12 @@ public final class ExportStore {
     Instant now = clock.instant();
     ObjectNode document = export.read(now);
     String key = location.key() + NAME.format(now) + ".json";
-    s3.putEncrypted(location.bucket(), key, bytes(document), "application/json");
+    s3.put(location.bucket(), key, bytes(document), "application/json");
     String written = "s3://" + location.bucket() + "/" + key;
     ObjectNode pointer = JSON.createObjectNode();
     pointer.put("location", written);
     pointer.put("exportedAt", now.toString());
-    s3.putEncrypted(location.bucket(), location.key() + LATEST, bytes(pointer), "application/json");
+    s3.put(location.bucket(), location.key() + LATEST, bytes(pointer), "application/json");
     return written;
   }
 
