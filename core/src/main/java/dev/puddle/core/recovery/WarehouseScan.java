@@ -93,8 +93,12 @@ public final class WarehouseScan {
     for (List<Candidate> files : byUuid.values()) {
       Set<String> named = new HashSet<>();
       files.forEach(c -> named.addAll(c.log()));
+      // a view's files name no earlier files: every older one is simply superseded
+      boolean view = files.get(0).found().kind() == Kind.VIEW;
       List<Candidate> heads =
-          files.stream().filter(c -> !named.contains(c.found().metadataLocation())).toList();
+          view
+              ? List.of()
+              : files.stream().filter(c -> !named.contains(c.found().metadataLocation())).toList();
       List<Candidate> pool = heads.isEmpty() ? files : heads;
       Candidate best =
           pool.stream()
@@ -105,7 +109,7 @@ public final class WarehouseScan {
                       .thenComparingLong(Candidate::fileVersion))
               .orElseThrow();
       newest.add(best.found());
-      superseded += files.size() - heads.size();
+      superseded += view ? files.size() - 1 : files.size() - heads.size();
       for (Candidate head : heads) {
         if (head != best) {
           skipped.add(
@@ -162,7 +166,8 @@ public final class WarehouseScan {
     byte[] bytes =
         s3.get(S3Location.parse(uri).orElseThrow().bucket(), key)
             .orElseThrow(() -> new IllegalStateException("gone while scanning"));
-    if (key.endsWith(".gz")) {
+    // gzip by its magic bytes: Iceberg names compressed files .metadata.json.gz or .gz.metadata.json
+    if (bytes.length > 1 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b) {
       try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
         bytes = in.readAllBytes();
       } catch (IOException e) {
