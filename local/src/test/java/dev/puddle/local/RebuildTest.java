@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.puddle.contract.Route;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
+import dev.puddle.core.auth.Caller;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.CatalogExport;
 import dev.puddle.core.metastore.Migrations;
@@ -126,6 +127,8 @@ class RebuildTest {
         "{\"grant\":{\"type\":\"view\",\"namespace\":[\"sales\",\"eu\"],\"viewName\":\"recent\","
             + "\"privilege\":\"VIEW_READ_PROPERTIES\"}}", 204);
 
+    List<Integer> answersBefore = analystsAnswers();
+    assertThat(answersBefore).contains(200).contains(403);
     ObjectNode exported = twin.recovery().exportNow();
     assertThat(exported.path("location").asText()).startsWith(LocalRecovery.EXPORT_LOCATION);
     JsonNode before = new CatalogExport(twin.database()).read(Instant.EPOCH);
@@ -160,6 +163,7 @@ class RebuildTest {
     for (String section : ACCESS_SECTIONS) {
       assertThat(after.path(section)).as(section).isEqualTo(before.path(section));
     }
+    assertThat(analystsAnswers()).isEqualTo(answersBefore);
     // a fresh catalog (no lookups cached from before the loss) serves the rebuilt state
     try (RESTCatalog catalog = client()) {
       for (Map.Entry<String, String> table : tables.entrySet()) {
@@ -204,6 +208,33 @@ class RebuildTest {
         twin.uri(),
         LocalTwin.WAREHOUSE,
         Map.of("credential", TestTwin.ROOT.clientId() + ":" + TestTwin.ROOT.clientSecret()));
+  }
+
+  /** What the analyst is answered, with a fresh catalog, for loads its grants do and do not allow. */
+  private static List<Integer> analystsAnswers() {
+    CatalogApi api =
+        CatalogApi.builder(
+                new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE),
+                twin.database(),
+                twin.storage())
+            .authenticator(request -> Caller.withAllRoles(LocalTwin.REALM, "analyst"))
+            .build();
+    List<Integer> answers = new ArrayList<>();
+    for (Map<String, String> path :
+        List.of(
+            Map.of("prefix", LocalTwin.WAREHOUSE, "namespace", "sales", "table", "orders"),
+            Map.of("prefix", LocalTwin.WAREHOUSE, "namespace", "sales\u001Feu", "table", "invoices"))) {
+      answers.add(api.handle(new Request(Route.LOAD_TABLE, path, Map.of(), Map.of(), null)).status());
+    }
+    Map<String, String> view =
+        Map.of("prefix", LocalTwin.WAREHOUSE, "namespace", "sales\u001Feu", "view", "recent");
+    answers.add(api.handle(new Request(Route.LOAD_VIEW, view, Map.of(), Map.of(), null)).status());
+    Map<String, String> namespace = Map.of("prefix", LocalTwin.WAREHOUSE, "namespace", "sales\u001Feu");
+    answers.add(
+        api.handle(new Request(Route.LOAD_NAMESPACE, namespace, Map.of(), Map.of(), null)).status());
+    Map<String, String> top = Map.of("prefix", LocalTwin.WAREHOUSE, "namespace", "sales");
+    answers.add(api.handle(new Request(Route.LOAD_NAMESPACE, top, Map.of(), Map.of(), null)).status());
+    return answers;
   }
 
   private static void admin(Route route, Map<String, String> path, String body, int status) {
