@@ -206,7 +206,11 @@ public final class PuddleStack extends Stack {
         .description(
             "Puddle: export principals, roles, grants, warehouses and namespaces to the warehouse"
                 + " bucket, for a rebuild from the warehouse")
-        .schedule(Schedule.rate(Duration.hours(1)))
+        // the export reads the metastore: in the lean profile, as rarely as the sweep, so a
+        // paused cluster is not resumed every hour
+        .schedule(
+            Schedule.rate(
+                settings.lean() ? Duration.minutes(settings.sweepMinutes()) : Duration.hours(1)))
         .targets(List.of(new LambdaFunction(functions.get(Group.EXPORT).function())))
         .build();
     Rule.Builder.create(this, "KeepAlive")
