@@ -75,7 +75,7 @@ public final class Rebuild {
       add(exportReport, restore.restoreEntities(export));
     }
 
-    Map<String, TableIdentifier> exportedNames = exportedNames(export);
+    Map<String, Exported> exportedNames = exportedNames(export);
     ArrayNode warehouses = report.putArray("warehouses");
     for (Warehouse warehouse : restore.warehouses()) {
       warehouses.add(rebuild(warehouse, exportedNames));
@@ -86,7 +86,7 @@ public final class Rebuild {
     return report;
   }
 
-  private ObjectNode rebuild(Warehouse warehouse, Map<String, TableIdentifier> exportedNames) {
+  private ObjectNode rebuild(Warehouse warehouse, Map<String, Exported> exportedNames) {
     ObjectNode report = JSON.createObjectNode();
     report.put("realm", warehouse.realm());
     report.put("warehouse", warehouse.name());
@@ -99,9 +99,9 @@ public final class Rebuild {
     found.skipped().forEach(s -> skipped.addObject().put("location", s.location()).put("reason", s.reason()));
     for (WarehouseScan.Found object : found.newest()) {
       String location = Locations.normalize(object.location());
-      TableIdentifier exported =
-          exportedNames.get(key(warehouse.realm(), warehouse.name(), location));
-      TableIdentifier identifier = exported != null ? exported : fromLocation(warehouse, location);
+      Exported exported = exportedNames.get(key(warehouse.realm(), warehouse.name(), location));
+      TableIdentifier identifier =
+          exported != null ? exported.identifier() : fromLocation(warehouse, location);
       if (identifier == null) {
         skipped
             .addObject()
@@ -116,7 +116,7 @@ public final class Rebuild {
         restore.ensureNamespace(warehouse, identifier.namespace());
         // an object the export knew keeps whether it owned its location; a found one is assumed
         // to own it, as every object the catalog created does
-        boolean owns = exported == null || exportedOwns.getOrDefault(key(warehouse.realm(), warehouse.name(), location), true);
+        boolean owns = exported == null || exported.ownsLocation();
         restore.register(
             warehouse,
             new CatalogObject(
@@ -142,11 +142,12 @@ public final class Rebuild {
     return report;
   }
 
-  private final Map<String, Boolean> exportedOwns = new HashMap<>();
+  /** What the export knew of an object at a location: its name, and whether it owned it. */
+  private record Exported(TableIdentifier identifier, boolean ownsLocation) {}
 
-  /** The export's name of each object, by realm, warehouse and normalized location. */
-  private Map<String, TableIdentifier> exportedNames(JsonNode export) {
-    Map<String, TableIdentifier> names = new HashMap<>();
+  /** The export's objects, by realm, warehouse and normalized location. */
+  private static Map<String, Exported> exportedNames(JsonNode export) {
+    Map<String, Exported> names = new HashMap<>();
     if (export == null) {
       return names;
     }
@@ -156,9 +157,10 @@ public final class Rebuild {
       String location = Locations.normalize(row.path("location").asText());
       names.put(
           key(row.path("realm").asText(), row.path("warehouse").asText(), location),
-          TableIdentifier.of(Namespace.of(levels.toArray(String[]::new)), row.path("name").asText()));
-      exportedOwns.put(
-          key(row.path("realm").asText(), row.path("warehouse").asText(), location), row.path("ownsLocation").asBoolean(true));
+          new Exported(
+              TableIdentifier.of(
+                  Namespace.of(levels.toArray(String[]::new)), row.path("name").asText()),
+              row.path("ownsLocation").asBoolean(true)));
     }
     return names;
   }
