@@ -152,7 +152,12 @@ public enum EnvironmentVariable {
   MAINTENANCE_INTERVAL_HOURS(
       "PUDDLE_MAINTENANCE_INTERVAL_HOURS",
       "24",
-      "Sweep function: a table whose last maintenance run started this long ago gets another.");
+      "Sweep function: a table whose last maintenance run started this long ago gets another."),
+  EXPORT_LOCATION(
+      "PUDDLE_EXPORT_LOCATION",
+      null,
+      "Export and rebuild functions: where catalog exports are written and read (e.g."
+          + " s3://bucket/_puddle/export).");
 
   private final String key;
   private final String defaultValue;

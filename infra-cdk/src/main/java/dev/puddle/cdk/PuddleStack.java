@@ -123,6 +123,8 @@ public final class PuddleStack extends Stack {
               EnvironmentVariable.PURGE_SWEEP_STALE_MINUTES,
               Long.toString(PurgeQueues.sweepStaleMinutes(settings)));
         }
+        case EXPORT, REBUILD ->
+            environment.put(EnvironmentVariable.EXPORT_LOCATION, warehouse.exportLocation());
         case MIGRATE -> {
           environment.put(EnvironmentVariable.DEFAULT_WAREHOUSE_LOCATION, warehouse.location());
           environment.put(
@@ -199,6 +201,17 @@ public final class PuddleStack extends Stack {
         .description("Puddle: nudge the event relay for events left waiting; delete expired events")
         .schedule(Schedule.rate(Duration.minutes(settings.sweepMinutes())))
         .targets(List.of(new LambdaFunction(functions.get(Group.EVENT_SWEEP).function())))
+        .build();
+    Rule.Builder.create(this, "CatalogExportSchedule")
+        .description(
+            "Puddle: export principals, roles, grants, warehouses and namespaces to the warehouse"
+                + " bucket, for a rebuild from the warehouse")
+        // the export reads the metastore: in the lean profile, as rarely as the sweep, so a
+        // paused cluster is not resumed every hour
+        .schedule(
+            Schedule.rate(
+                settings.lean() ? Duration.minutes(settings.sweepMinutes()) : Duration.hours(1)))
+        .targets(List.of(new LambdaFunction(functions.get(Group.EXPORT).function())))
         .build();
     Rule.Builder.create(this, "KeepAlive")
         .description(
@@ -360,6 +373,25 @@ public final class PuddleStack extends Stack {
         .addToPrincipalPolicy(
             PolicyStatement.Builder.create()
                 .actions(List.of("s3:GetObject", "s3:DeleteObject"))
+                .resources(List.of(warehouse.objects()))
+                .build());
+    // the export writes under its own prefix only; the rebuild reads and lists, never writes
+    role(Group.EXPORT)
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:PutObject"))
+                .resources(List.of(warehouse.exportObjects()))
+                .build());
+    role(Group.REBUILD)
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:ListBucket"))
+                .resources(List.of(warehouse.bucket().getBucketArn()))
+                .build());
+    role(Group.REBUILD)
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:GetObject"))
                 .resources(List.of(warehouse.objects()))
                 .build());
     // a maintenance run commits its expiry, writing a metadata file as every commit does

@@ -78,6 +78,19 @@ final class Suppressions {
             + " table it is asked for, and writes only for callers holding TABLE_WRITE_DATA.",
         objects);
     suppress(
+        functions.get(Group.EXPORT).role(),
+        "AwsSolutions-IAM5",
+        "The catalog export writes only its own objects, <timestamp>.json and latest.json under"
+            + " the control prefix _puddle/export/, named at run time.",
+        "Resource::" + bucketArn(stack, warehouse) + "/_puddle/export/*");
+    suppress(
+        functions.get(Group.REBUILD).role(),
+        "AwsSolutions-IAM5",
+        "The rebuild, invoked by an operator after the metastore was lost, lists and reads every"
+            + " metadata file of the warehouse bucket (table locations are created at run time) and"
+            + " the latest catalog export; it writes no object.",
+        objects);
+    suppress(
         vendingRole,
         "AwsSolutions-IAM5",
         "Credential vending hands engines sessions of this role narrowed by a session policy to"

@@ -17,6 +17,8 @@ import software.constructs.Construct;
  * referenced by name (context {@code bucketName}).
  */
 final class WarehouseBucket extends Construct {
+  private static final String EXPORT_PREFIX = "_puddle/export";
+
   private final IBucket bucket;
 
   WarehouseBucket(Construct scope, String id, Settings settings) {
@@ -60,6 +62,16 @@ final class WarehouseBucket extends Construct {
   /** The default warehouse's location: the bucket's root. */
   String location() {
     return "s3://" + bucket.getBucketName();
+  }
+
+  /** Where the catalog export writes: a control prefix no table location uses. */
+  String exportLocation() {
+    return location() + "/" + EXPORT_PREFIX;
+  }
+
+  /** The export's objects, the only ones the export function may write. */
+  String exportObjects() {
+    return bucket.arnForObjects(EXPORT_PREFIX + "/*");
   }
 
   /** Every object in the bucket. */

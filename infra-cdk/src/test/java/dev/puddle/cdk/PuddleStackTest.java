@@ -213,6 +213,13 @@ class PuddleStackTest {
               .singleElement()
               .satisfies(st -> assertThat(text(st.get("Resource"))).endsWith("/*/metadata/*]]}"));
         }
+        case EXPORT -> {
+          assertThat(deletes).as("%s deletes nothing", group).isEmpty();
+          assertThat(s.allowing(s.role(group), "s3:PutObject"))
+              .singleElement()
+              .satisfies(
+                  st -> assertThat(text(st.get("Resource"))).endsWith("/_puddle/export/*]]}"));
+        }
         default -> {
           assertThat(deletes).as("%s deletes nothing", group).isEmpty();
           assertThat(s.allowing(s.role(group), "s3:PutObject"))
@@ -457,7 +464,9 @@ class PuddleStackTest {
             Group.PURGE.handler(),
             Group.SWEEP.handler(),
             Group.RELAY.handler(),
-            Group.EVENT_SWEEP.handler());
+            Group.EVENT_SWEEP.handler(),
+            Group.EXPORT.handler(),
+            Group.REBUILD.handler());
     assertThat(groups.get(Group.READ.handler()))
         .containsExactlyInAnyOrder("read", "write", "sign", "token", "admin");
     assertThat(groups.get(Group.MIGRATE.handler())).containsExactly("migrate");
@@ -465,6 +474,8 @@ class PuddleStackTest {
     assertThat(groups.get(Group.SWEEP.handler())).containsExactly("(unset)");
     assertThat(groups.get(Group.RELAY.handler())).containsExactly("(unset)");
     assertThat(groups.get(Group.EVENT_SWEEP.handler())).containsExactly("(unset)");
+    assertThat(groups.get(Group.EXPORT.handler())).containsExactly("(unset)");
+    assertThat(groups.get(Group.REBUILD.handler())).containsExactly("(unset)");
   }
 
   @ParameterizedTest

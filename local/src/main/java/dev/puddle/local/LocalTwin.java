@@ -118,6 +118,7 @@ public final class LocalTwin implements AutoCloseable {
   private final HttpFront http;
   private final InFlight inFlight;
   private final RealmBootstrap.Result root;
+  private final LocalRecovery recovery;
 
   private LocalTwin(
       LocalPostgres postgres,
@@ -131,7 +132,8 @@ public final class LocalTwin implements AutoCloseable {
       CatalogHandler handler,
       HttpFront http,
       InFlight inFlight,
-      RealmBootstrap.Result root) {
+      RealmBootstrap.Result root,
+      LocalRecovery recovery) {
     this.postgres = postgres;
     this.s3 = s3;
     this.connections = connections;
@@ -144,6 +146,7 @@ public final class LocalTwin implements AutoCloseable {
     this.http = http;
     this.inFlight = inFlight;
     this.root = root;
+    this.recovery = recovery;
   }
 
   /** Starts the twin, its catalog reaching its PostgreSQL over JDBC. */
@@ -233,7 +236,8 @@ public final class LocalTwin implements AutoCloseable {
           handler,
           http,
           inFlight,
-          root);
+          root,
+          LocalRecovery.start(database, storage));
     } catch (IOException e) {
       closeQuietly(events);
       closeQuietly(purge);
@@ -297,6 +301,11 @@ public final class LocalTwin implements AutoCloseable {
     return events;
   }
 
+  /** The scheduled catalog export and the rebuild from the warehouse. */
+  public LocalRecovery recovery() {
+    return recovery;
+  }
+
   /** The purge queue, its dead-letter queue and the SQS server they live on. */
   public LocalPurge purge() {
     return purge;
@@ -350,6 +359,7 @@ public final class LocalTwin implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     http.close();
+    closeQuietly(recovery);
     closeQuietly(events);
     closeQuietly(purge);
     handler.close();

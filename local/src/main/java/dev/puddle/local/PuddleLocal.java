@@ -104,6 +104,18 @@ public final class PuddleLocal implements Callable<Integer> {
               + " first start).")
   String rootCredential;
 
+  @Option(
+      names = "--rebuild",
+      description =
+          "Rebuild an empty metastore from the warehouse and the latest catalog export, print the"
+              + " report and exit (see docs/operations-rebuild.md).")
+  boolean rebuild;
+
+  @Option(
+      names = "--force",
+      description = "With --rebuild: run over a metastore that is not empty, adding what is missing.")
+  boolean force;
+
   @Spec CommandSpec spec;
 
   /** The credential of {@code --root-credential}, split at its first colon; null if none. */
@@ -206,6 +218,13 @@ public final class PuddleLocal implements Callable<Integer> {
           case JDBC -> LocalTwin.start(options);
           case DATA_API -> LocalTwin.start(options, LocalDataApiConnections::start);
         };
+    if (rebuild) {
+      try (twin) {
+        var report = twin.recovery().rebuild(force);
+        System.out.println(report.toPrettyString());
+        return report.has("error") ? 1 : 0;
+      }
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

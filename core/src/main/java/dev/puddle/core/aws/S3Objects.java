@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.iceberg.aws.AwsClientProperties;
 import org.apache.iceberg.aws.s3.S3FileIOProperties;
@@ -16,10 +17,12 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Error;
 
@@ -104,6 +107,25 @@ public final class S3Objects implements AutoCloseable {
             .toList();
     boolean more = Boolean.TRUE.equals(page.isTruncated()) && !objects.isEmpty();
     return new Listing(objects, more ? objects.get(objects.size() - 1).key() : null);
+  }
+
+  /**
+   * Writes a small object whole. It is encrypted at rest by the bucket's default encryption (the
+   * stack's bucket: SSE-S3; S3 encrypts every new object with SSE-S3 at least), not by a request
+   * header, which S3-compatible stores such as the twin's refuse.
+   */
+  public void put(String bucket, String key, byte[] content, String contentType) {
+    s3.putObject(
+        b -> b.bucket(bucket).key(key).contentType(contentType), RequestBody.fromBytes(content));
+  }
+
+  /** The content of a small object, or empty if there is no object of that key. */
+  public Optional<byte[]> get(String bucket, String key) {
+    try {
+      return Optional.of(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray());
+    } catch (NoSuchKeyException e) {
+      return Optional.empty();
+    }
   }
 
   /**
