@@ -108,7 +108,7 @@ public final class PuddleLocal implements Callable<Integer> {
       names = "--rebuild",
       description =
           "Rebuild an empty metastore from the warehouse and the latest catalog export, print the"
-              + " report and exit (see docs/operations-rebuild.md).")
+              + " report and exit (see docs/operations.md#rebuild-from-the-warehouse).")
   boolean rebuild;
 
   @Option(
