@@ -38,7 +38,8 @@ public final class Migrations {
           "V8__scan_planning.sql",
           "V9__maintenance.sql",
           "V10__soft_delete.sql",
-          "V11__events.sql");
+          "V11__events.sql",
+          "V12__scan_plan_jobs.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"
   private static final int LOCK_MIGRATIONS = 1;
