@@ -50,6 +50,7 @@ public record CatalogWiring(
    *
    * @param tokens the token endpoint over the function's database, or null if it issues none
    * @param purgeQueue where drops with purge send their jobs, or null: the sweep sends them
+   * @param planningQueue where submitted scan plans send their jobs, or null: the sweep sends them
    * @param eventRelayQueue where committed changes nudge the event relay, or null: the event sweep
    *     nudges it
    * @param credentialVendor what vends storage credentials, or null: none are vended
@@ -65,6 +66,7 @@ public record CatalogWiring(
       Function<Database, JwtAuthenticator> authenticator,
       Function<Database, TokenEndpoint> tokens,
       PurgeQueue purgeQueue,
+      PurgeQueue planningQueue,
       EventRelayQueue eventRelayQueue,
       CredentialVendor credentialVendor,
       RequestSigner requestSigner,
@@ -85,6 +87,7 @@ public record CatalogWiring(
         Function<Database, JwtAuthenticator> authenticator,
         Function<Database, TokenEndpoint> tokens,
         PurgeQueue purgeQueue,
+        PurgeQueue planningQueue,
         EventRelayQueue eventRelayQueue,
         CredentialVendor credentialVendor,
         RequestSigner requestSigner,
@@ -99,6 +102,7 @@ public record CatalogWiring(
           authenticator,
           tokens,
           purgeQueue,
+          planningQueue,
           eventRelayQueue,
           credentialVendor,
           requestSigner,
@@ -138,6 +142,7 @@ public record CatalogWiring(
                         auth.ownTokens(database))
                     : null,
             PurgeEnvironment.queueOrNull(variables),
+            PlanningEnvironment.queueOrNull(variables),
             EventsEnvironment.queueOrNull(variables),
             env.credentialVendor(() -> DefaultCredentialsProvider.builder().build()),
             env.requestSigner(() -> DefaultCredentialsProvider.builder().build()),
@@ -156,6 +161,7 @@ public record CatalogWiring(
         CatalogApi.builder(parts.settings(), database, parts.storage())
             .authenticator(authenticator)
             .purgeQueue(parts.purgeQueue())
+            .planningQueue(parts.planningQueue())
             .eventRelayQueue(parts.eventRelayQueue())
             .tokens(parts.tokens().apply(database))
             .credentialVendor(
