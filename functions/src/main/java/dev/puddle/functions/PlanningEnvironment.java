@@ -9,8 +9,8 @@ import dev.puddle.core.purge.PurgeQueue;
 import java.util.Map;
 
 /**
- * Wires the planning queue and the planning function from environment variables, once per
- * execution environment. Every setting is an {@link EnvironmentVariable}.
+ * Wires the planning queue and the planning function from environment variables, once per execution
+ * environment. Every setting is an {@link EnvironmentVariable}.
  */
 final class PlanningEnvironment {
   private PlanningEnvironment() {}

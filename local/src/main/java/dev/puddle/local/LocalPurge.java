@@ -158,7 +158,9 @@ public final class LocalPurge implements AutoCloseable {
     return planningQueues;
   }
 
-  /** What the sweep sends through: scan plans to the planning queue, the rest to the purge queue. */
+  /**
+   * What the sweep sends through: scan plans to the planning queue, the rest to the purge queue.
+   */
   public PurgeQueue sweepQueue() {
     return new KindQueues(queue, Map.of(JobKind.PLAN, planningQueue));
   }

@@ -24,8 +24,8 @@ import org.apache.iceberg.io.FileIO;
 
 /**
  * The jobs the purge queue carries, wired once for the purge function, its sweep and the twin: the
- * purge of dropped objects and the maintenance of tables, and (on the planning queue, to the planning
- * function) submitted scan plans.
+ * purge of dropped objects and the maintenance of tables, and (on the planning queue, to the
+ * planning function) submitted scan plans.
  */
 public final class BackgroundWork {
   private final Database database;

@@ -30,7 +30,8 @@ public final class ScanPlanJobs extends JobTable<ScanPlanJob> {
 
   /**
    * Stores the plan's pages, numbered from 0, and marks it planned, in one transaction, while the
-   * claim holds and the plan is neither cancelled nor expired. False, and nothing stored, otherwise.
+   * claim holds and the plan is neither cancelled nor expired. False, and nothing stored,
+   * otherwise.
    */
   public boolean store(BackgroundJobs.Claim<ScanPlanJob> claim, List<String> pages) {
     return database.transaction(

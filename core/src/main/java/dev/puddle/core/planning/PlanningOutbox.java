@@ -9,8 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends a submitted plan's job to the planning queue once the plan has committed. The job row is the
- * outbox: when the send fails, the plan still stands, submitted, and the sweep sends it later.
+ * Sends a submitted plan's job to the planning queue once the plan has committed. The job row is
+ * the outbox: when the send fails, the plan still stands, submitted, and the sweep sends it later.
  */
 public final class PlanningOutbox {
   private static final Logger LOG = LoggerFactory.getLogger(PlanningOutbox.class);

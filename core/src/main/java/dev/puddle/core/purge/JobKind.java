@@ -12,8 +12,8 @@ public enum JobKind {
   /** A table's snapshot expiry and file cleanup ({@code maintenance.MaintenanceWorker}). */
   MAINTENANCE,
   /**
-   * A submitted scan plan ({@code planning.PlanningWorker}), which the planning queue carries to the
-   * planning function rather than the purge queue (see {@link KindQueues}).
+   * A submitted scan plan ({@code planning.PlanningWorker}), which the planning queue carries to
+   * the planning function rather than the purge queue (see {@link KindQueues}).
    */
   PLAN;
 

@@ -44,9 +44,8 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
  * whichever instance a {@code fetchScanTasks} reaches answers it, until the plan expires or is
  * cancelled. Any other scan is submitted: recorded with its job and planned by the planning
  * function ({@code PlanningWorker}), {@code fetchPlanningResult} answering {@code submitted} until
- * its pages are stored. A plan id or plan
- * task is found for the caller who planned it only, on the table it was planned for; to anyone
- * else, and once expired or cancelled, it is unknown (404).
+ * its pages are stored. A plan id or plan task is found for the caller who planned it only, on the
+ * table it was planned for; to anyone else, and once expired or cancelled, it is unknown (404).
  */
 final class PlanningEndpoints {
   /** Of the time left when planning starts, what is kept back for storing and answering. */
@@ -149,8 +148,8 @@ final class PlanningEndpoints {
   }
 
   /**
-   * What the scan's snapshot summary says it holds, a cheap estimate read before planning: the
-   * data files of its snapshot (of the end snapshot of an incremental scan), 0 if unknown.
+   * What the scan's snapshot summary says it holds, a cheap estimate read before planning: the data
+   * files of its snapshot (of the end snapshot of an incremental scan), 0 if unknown.
    */
   private static long dataFiles(
       Table table, Scan<?, FileScanTask, ?> scan, PlanTableScanRequest request) {
