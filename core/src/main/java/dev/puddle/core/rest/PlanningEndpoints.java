@@ -124,6 +124,8 @@ final class PlanningEndpoints {
    * then the job is sent to the planning queue (or, if that send fails, by the sweep). The worker
    * plans the table's version of now, whatever is committed meanwhile.
    */
+  @SuppressWarnings(
+      "deprecation") // serializing a planTableScan response needs the specs (iceberg-core 1.11)
   private Response submit(
       Scope scope, Table table, PlanTableScanRequest request, PlanningSettings settings) {
     if (!(table instanceof HasTableOperations operations)) {
@@ -144,6 +146,7 @@ final class PlanningEndpoints {
             PlanTableScanResponse.builder()
                 .withPlanStatus(PlanStatus.SUBMITTED)
                 .withPlanId(id.toString())
+                .withSpecsById(table.specs())
                 .build()));
   }
 
