@@ -25,7 +25,8 @@ public enum Group {
   PURGE(null, "dev.puddle.functions.PurgeHandler", 1024, Duration.ofMinutes(5)),
   /**
    * The planning function, fed by the planning queue: plans the scans too large to plan within a
-   * request. A plan is one step, so its timeout bounds the largest plan; the memory holds its tasks.
+   * request. A plan is one step, so its timeout bounds the largest plan; the memory holds its
+   * tasks.
    */
   PLAN(null, "dev.puddle.functions.PlanningHandler", 2048, Duration.ofMinutes(5)),
   SWEEP(null, "dev.puddle.functions.PurgeSweepHandler", 512, Duration.ofMinutes(1)),

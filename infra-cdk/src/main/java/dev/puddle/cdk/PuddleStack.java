@@ -44,7 +44,9 @@ public final class PuddleStack extends Stack {
   /** The length of root's generated secret: letters and digits only, about 238 bits. */
   static final int ROOT_SECRET_LENGTH = 40;
 
-  /** Planning functions at once: submitted plans wait in the queue rather than crowd the metastore. */
+  /**
+   * Planning functions at once: submitted plans wait in the queue rather than crowd the metastore.
+   */
   static final int PLANNING_MAX_CONCURRENCY = 10;
 
   private final Map<Group, PuddleFunction> functions = new EnumMap<>(Group.class);
@@ -112,8 +114,7 @@ public final class PuddleStack extends Stack {
             environment.put(EnvironmentVariable.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
         // scans too large to plan within a request are submitted to the planning queue
         case READ ->
-            environment.put(
-                EnvironmentVariable.PLANNING_QUEUE_URL, planning.queue().getQueueUrl());
+            environment.put(EnvironmentVariable.PLANNING_QUEUE_URL, planning.queue().getQueueUrl());
         case PLAN -> {
           environment.put(EnvironmentVariable.PLANNING_QUEUE_URL, planning.queue().getQueueUrl());
           environment.put(
@@ -260,15 +261,7 @@ public final class PuddleStack extends Stack {
     WebConsole console = new WebConsole(this, "Console", settings, api);
 
     new Monitoring(
-        this,
-        "Monitoring",
-        settings,
-        functions.values(),
-        queues,
-        planning,
-        events,
-        api,
-        metastore);
+        this, "Monitoring", settings, functions.values(), queues, planning, events, api, metastore);
     Suppressions.apply(
         this,
         settings,
@@ -346,10 +339,10 @@ public final class PuddleStack extends Stack {
    * planning reads manifest lists and manifests (loads are served from PostgreSQL). Write: read any
    * object (register reads the metadata file it is given), write metadata files, and delete them,
    * for a commit that lost deletes the file it wrote. Plan: read them (manifest lists and
-   * manifests). Purge: list, read (manifests) and delete
-   * anything. Sign: what engines do with their tables' files (read, write, multipart uploads,
-   * delete, list), since the requests it signs are made with its role; the signer lets each request
-   * reach its own table's locations only. The others: nothing.
+   * manifests). Purge: list, read (manifests) and delete anything. Sign: what engines do with their
+   * tables' files (read, write, multipart uploads, delete, list), since the requests it signs are
+   * made with its role; the signer lets each request reach its own table's locations only. The
+   * others: nothing.
    */
   private void grantStorage(WarehouseBucket warehouse) {
     role(Group.READ)

@@ -31,10 +31,7 @@ final class PurgeQueues extends Construct {
   /** The planning queue: for the planning function, whose plans live an hour. */
   static PurgeQueues planning(Construct scope, String id) {
     return new PurgeQueues(
-        scope,
-        id,
-        Duration.seconds(Group.PLAN.timeout().toSeconds() + 60),
-        PLANNING_MAX_RECEIVES);
+        scope, id, Duration.seconds(Group.PLAN.timeout().toSeconds() + 60), PLANNING_MAX_RECEIVES);
   }
 
   private PurgeQueues(Construct scope, String id, Duration visibility, int maxReceives) {
@@ -52,10 +49,7 @@ final class PurgeQueues extends Construct {
             .visibilityTimeout(visibility)
             .retentionPeriod(Duration.days(14))
             .deadLetterQueue(
-                DeadLetterQueue.builder()
-                    .queue(deadLetters)
-                    .maxReceiveCount(maxReceives)
-                    .build())
+                DeadLetterQueue.builder().queue(deadLetters).maxReceiveCount(maxReceives).build())
             .build();
   }
 
