@@ -139,6 +139,15 @@ public enum EnvironmentVariable {
       "PUDDLE_PURGE_SWEEP_STALE_MINUTES",
       "60",
       "Sweep function: a queued job not moving for this long is sent again."),
+  PLANNING_QUEUE_URL(
+      "PUDDLE_PLANNING_QUEUE_URL",
+      null,
+      "The SQS planning queue; without it the catalog still records submitted scan plans for the"
+          + " sweep."),
+  PLANNING_MAX_RECEIVES(
+      "PUDDLE_PLANNING_MAX_RECEIVES",
+      "3",
+      "Planning function: the queue's maxReceiveCount; a plan failing on this receive is failed."),
   EVENT_RELAY_QUEUE_URL(
       "PUDDLE_EVENT_RELAY_QUEUE_URL",
       null,

@@ -52,6 +52,7 @@ public record CatalogWiring(
    *
    * @param tokens the token endpoint over the function's database, or null if it issues none
    * @param purgeQueue where drops with purge send their jobs, or null: the sweep sends them
+   * @param planningQueue where submitted scan plans send their jobs, or null: the sweep sends them
    * @param eventRelayQueue where committed changes nudge the event relay, or null: the event sweep
    *     nudges it
    * @param credentialVendor what vends storage credentials, or null: none are vended
@@ -67,6 +68,7 @@ public record CatalogWiring(
       Function<Database, JwtAuthenticator> authenticator,
       Function<Database, TokenEndpoint> tokens,
       PurgeQueue purgeQueue,
+      PurgeQueue planningQueue,
       EventRelayQueue eventRelayQueue,
       CredentialVendor credentialVendor,
       RequestSigner requestSigner,
@@ -87,6 +89,7 @@ public record CatalogWiring(
         Function<Database, JwtAuthenticator> authenticator,
         Function<Database, TokenEndpoint> tokens,
         PurgeQueue purgeQueue,
+        PurgeQueue planningQueue,
         EventRelayQueue eventRelayQueue,
         CredentialVendor credentialVendor,
         RequestSigner requestSigner,
@@ -101,6 +104,7 @@ public record CatalogWiring(
           authenticator,
           tokens,
           purgeQueue,
+          planningQueue,
           eventRelayQueue,
           credentialVendor,
           requestSigner,
@@ -140,6 +144,7 @@ public record CatalogWiring(
                         auth.ownTokens(database))
                     : null,
             PurgeEnvironment.queueOrNull(variables),
+            PlanningEnvironment.queueOrNull(variables),
             EventsEnvironment.queueOrNull(variables),
             env.credentialVendor(() -> DefaultCredentialsProvider.builder().build()),
             env.requestSigner(() -> DefaultCredentialsProvider.builder().build()),
@@ -159,6 +164,7 @@ public record CatalogWiring(
         CatalogApi.builder(parts.settings(), database, parts.storage())
             .authenticator(authenticator)
             .purgeQueue(parts.purgeQueue())
+            .planningQueue(parts.planningQueue())
             .eventRelayQueue(parts.eventRelayQueue())
             .tokens(parts.tokens().apply(database))
             .credentialVendor(

@@ -7,6 +7,7 @@ import dev.puddle.core.maintenance.BackgroundWork;
 import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.Database;
 import dev.puddle.core.metastore.ScanPlans;
+import dev.puddle.core.purge.KindQueues;
 import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.purge.PurgeSweep;
@@ -54,7 +55,7 @@ final class PurgeEnvironment {
     Environment environment = new Environment(env);
     return new BackgroundWork(database)
         .sweep(
-            queue(env),
+            new KindQueues(queue(env), PlanningEnvironment.queues(env)),
             new PurgeSweep.Settings(
                 Duration.ofSeconds(
                     environment.intValue(EnvironmentVariable.PURGE_SWEEP_GRACE_SECONDS)),

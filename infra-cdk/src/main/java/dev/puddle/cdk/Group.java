@@ -23,6 +23,12 @@ public enum Group {
   ADMIN(FunctionGroup.ADMIN, "dev.puddle.functions.CatalogHandler", 512, Duration.ofSeconds(30)),
   /** Long enough for many DeleteObjects pages; the handler stops starting work at 4/5 of it. */
   PURGE(null, "dev.puddle.functions.PurgeHandler", 1024, Duration.ofMinutes(5)),
+  /**
+   * The planning function, fed by the planning queue: plans the scans too large to plan within a
+   * request. A plan is one step, so its timeout bounds the largest plan; the memory holds its
+   * tasks.
+   */
+  PLAN(null, "dev.puddle.functions.PlanningHandler", 2048, Duration.ofMinutes(5)),
   SWEEP(null, "dev.puddle.functions.PurgeSweepHandler", 512, Duration.ofMinutes(1)),
   /** The change-event relay, fed by its queue of nudges. */
   RELAY(null, "dev.puddle.functions.EventRelayHandler", 512, Duration.ofMinutes(1)),

@@ -63,6 +63,7 @@ final class Monitoring extends Construct {
       Settings settings,
       Collection<PuddleFunction> functions,
       PurgeQueues queues,
+      PurgeQueues planning,
       EventRelayInfra events,
       CatalogHttpApi api,
       Metastore metastore) {
@@ -86,6 +87,12 @@ final class Monitoring extends Construct {
         "A purge or table maintenance job failed for good: its job's last-error tells why (see"
             + " docs/runbooks/dead-letter-queue.md and docs/maintenance.md)",
         queues.deadLetters().metricApproximateNumberOfMessagesVisible(options("Maximum")),
+        0);
+    alarm(
+        "PlanningDeadLetters",
+        "A submitted scan plan failed for good: fetchPlanningResult answers failed with the"
+            + " planning function's last error (see docs/scan-planning.md)",
+        planning.deadLetters().metricApproximateNumberOfMessagesVisible(options("Maximum")),
         0);
     alarm(
         "EventRelayDeadLetters",

@@ -44,6 +44,11 @@ public final class PuddleStack extends Stack {
   /** The length of root's generated secret: letters and digits only, about 238 bits. */
   static final int ROOT_SECRET_LENGTH = 40;
 
+  /**
+   * Planning functions at once: submitted plans wait in the queue rather than crowd the metastore.
+   */
+  static final int PLANNING_MAX_CONCURRENCY = 10;
+
   private final Map<Group, PuddleFunction> functions = new EnumMap<>(Group.class);
 
   public PuddleStack(Construct scope, String id, StackProps props, Settings settings) {
@@ -53,6 +58,7 @@ public final class PuddleStack extends Stack {
     Metastore metastore = new Metastore(this, "Metastore", settings, network);
     WarehouseBucket warehouse = new WarehouseBucket(this, "Warehouse", settings);
     PurgeQueues queues = new PurgeQueues(this, "PurgeQueues", settings);
+    PurgeQueues planning = PurgeQueues.planning(this, "PlanningQueues");
     EventRelayInfra events = new EventRelayInfra(this, "Events");
     CatalogHttpApi api = new CatalogHttpApi(this, "Http", settings);
     // An empty JWK set: the token function generates the first key into it (so no private key is
@@ -106,6 +112,15 @@ public final class PuddleStack extends Stack {
         // runs send their jobs to the purge queue
         case WRITE, ADMIN ->
             environment.put(EnvironmentVariable.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
+        // scans too large to plan within a request are submitted to the planning queue
+        case READ ->
+            environment.put(EnvironmentVariable.PLANNING_QUEUE_URL, planning.queue().getQueueUrl());
+        case PLAN -> {
+          environment.put(EnvironmentVariable.PLANNING_QUEUE_URL, planning.queue().getQueueUrl());
+          environment.put(
+              EnvironmentVariable.PLANNING_MAX_RECEIVES,
+              Integer.toString(PurgeQueues.PLANNING_MAX_RECEIVES));
+        }
         case RELAY ->
             environment.put(EnvironmentVariable.EVENT_BUS_NAME, events.bus().getEventBusName());
         case TOKEN ->
@@ -119,6 +134,7 @@ public final class PuddleStack extends Stack {
         }
         case SWEEP -> {
           environment.put(EnvironmentVariable.PURGE_QUEUE_URL, queues.queue().getQueueUrl());
+          environment.put(EnvironmentVariable.PLANNING_QUEUE_URL, planning.queue().getQueueUrl());
           environment.put(
               EnvironmentVariable.PURGE_SWEEP_STALE_MINUTES,
               Long.toString(PurgeQueues.sweepStaleMinutes(settings)));
@@ -156,6 +172,9 @@ public final class PuddleStack extends Stack {
     queues.queue().grantSendMessages(role(Group.ADMIN));
     queues.queue().grantSendMessages(role(Group.PURGE));
     queues.queue().grantSendMessages(role(Group.SWEEP));
+    planning.queue().grantSendMessages(role(Group.READ));
+    planning.queue().grantSendMessages(role(Group.PLAN));
+    planning.queue().grantSendMessages(role(Group.SWEEP));
     for (Group group : List.of(Group.WRITE, Group.ADMIN, Group.EVENT_SWEEP)) {
       events.queue().grantSendMessages(role(group));
     }
@@ -179,6 +198,16 @@ public final class PuddleStack extends Stack {
                 .batchSize(1)
                 .reportBatchItemFailures(true)
                 .maxConcurrency(settings.purgeMaxConcurrency())
+                .build());
+    functions
+        .get(Group.PLAN)
+        .function()
+        .addEventSource(
+            SqsEventSource.Builder.create(planning.queue())
+                // a plan may use a whole invocation: one message each
+                .batchSize(1)
+                .reportBatchItemFailures(true)
+                .maxConcurrency(PLANNING_MAX_CONCURRENCY)
                 .build());
     Rule.Builder.create(this, "SweepSchedule")
         .description(
@@ -245,7 +274,7 @@ public final class PuddleStack extends Stack {
     WebConsole console = new WebConsole(this, "Console", settings, api);
 
     new Monitoring(
-        this, "Monitoring", settings, functions.values(), queues, events, api, metastore);
+        this, "Monitoring", settings, functions.values(), queues, planning, events, api, metastore);
     Suppressions.apply(
         this,
         settings,
@@ -322,10 +351,11 @@ public final class PuddleStack extends Stack {
    * What each function may do with the warehouse's objects. Read: read them, for server-side scan
    * planning reads manifest lists and manifests (loads are served from PostgreSQL). Write: read any
    * object (register reads the metadata file it is given), write metadata files, and delete them,
-   * for a commit that lost deletes the file it wrote. Purge: list, read (manifests) and delete
-   * anything. Sign: what engines do with their tables' files (read, write, multipart uploads,
-   * delete, list), since the requests it signs are made with its role; the signer lets each request
-   * reach its own table's locations only. The others: nothing.
+   * for a commit that lost deletes the file it wrote. Plan: read them (manifest lists and
+   * manifests). Purge: list, read (manifests) and delete anything. Sign: what engines do with their
+   * tables' files (read, write, multipart uploads, delete, list), since the requests it signs are
+   * made with its role; the signer lets each request reach its own table's locations only. The
+   * others: nothing.
    */
   private void grantStorage(WarehouseBucket warehouse) {
     role(Group.READ)
@@ -362,6 +392,12 @@ public final class PuddleStack extends Stack {
             PolicyStatement.Builder.create()
                 .actions(List.of("s3:PutObject", "s3:AbortMultipartUpload", "s3:DeleteObject"))
                 .resources(List.of(warehouse.metadataObjects()))
+                .build());
+    role(Group.PLAN)
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:GetObject"))
+                .resources(List.of(warehouse.objects()))
                 .build());
     role(Group.PURGE)
         .addToPrincipalPolicy(

@@ -7,9 +7,12 @@ import software.amazon.awscdk.services.sqs.QueueEncryption;
 import software.constructs.Construct;
 
 /**
- * The purge queue and its dead-letter queue. A message stays invisible for six times the purge
- * function's timeout, as AWS advises for SQS event sources (room for the function's retries and for
- * batching), and moves to the dead-letter queue after {@code purgeMaxReceives} receives.
+ * A job queue and its dead-letter queue: the purge queue, or the planning queue. A purge message
+ * stays invisible for six times the purge function's timeout, as AWS advises for SQS event sources
+ * (room for the function's retries and for batching), and moves to the dead-letter queue after
+ * {@code purgeMaxReceives} receives. A planning message stays invisible one minute longer than the
+ * planning function's timeout (the least SQS allows it), so that all its receives fit in a plan's
+ * hour of life.
  */
 final class PurgeQueues extends Construct {
   /** The visibility timeout per unit of the consuming function's timeout. */
@@ -18,7 +21,20 @@ final class PurgeQueues extends Construct {
   private final Queue queue;
   private final Queue deadLetters;
 
+  /** The planning queue's {@code maxReceiveCount}: three tries fit in a plan's hour of life. */
+  static final int PLANNING_MAX_RECEIVES = 3;
+
   PurgeQueues(Construct scope, String id, Settings settings) {
+    this(scope, id, visibilityTimeout(), settings.purgeMaxReceives());
+  }
+
+  /** The planning queue: for the planning function, whose plans live an hour. */
+  static PurgeQueues planning(Construct scope, String id) {
+    return new PurgeQueues(
+        scope, id, Duration.seconds(Group.PLAN.timeout().toSeconds() + 60), PLANNING_MAX_RECEIVES);
+  }
+
+  private PurgeQueues(Construct scope, String id, Duration visibility, int maxReceives) {
     super(scope, id);
     deadLetters =
         Queue.Builder.create(this, "DeadLetters")
@@ -30,13 +46,10 @@ final class PurgeQueues extends Construct {
         Queue.Builder.create(this, "Queue")
             .encryption(QueueEncryption.SQS_MANAGED)
             .enforceSsl(true)
-            .visibilityTimeout(visibilityTimeout())
+            .visibilityTimeout(visibility)
             .retentionPeriod(Duration.days(14))
             .deadLetterQueue(
-                DeadLetterQueue.builder()
-                    .queue(deadLetters)
-                    .maxReceiveCount(settings.purgeMaxReceives())
-                    .build())
+                DeadLetterQueue.builder().queue(deadLetters).maxReceiveCount(maxReceives).build())
             .build();
   }
 

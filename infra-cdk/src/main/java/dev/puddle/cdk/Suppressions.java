@@ -59,6 +59,13 @@ final class Suppressions {
             + " lie under table locations created at run time.",
         objects);
     suppress(
+        functions.get(Group.PLAN).role(),
+        "AwsSolutions-IAM5",
+        "The planning function reads objects of the warehouse bucket, and only reads them: it"
+            + " plans submitted scans from a table's manifest lists and manifests, which lie under"
+            + " table locations created at run time.",
+        objects);
+    suppress(
         functions.get(Group.PURGE).role(),
         "AwsSolutions-IAM5",
         "The purge function deletes a dropped table's files: everything under its location and"

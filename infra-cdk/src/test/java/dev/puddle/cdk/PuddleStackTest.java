@@ -462,11 +462,13 @@ class PuddleStackTest {
             Group.READ.handler(),
             Group.MIGRATE.handler(),
             Group.PURGE.handler(),
+            Group.PLAN.handler(),
             Group.SWEEP.handler(),
             Group.RELAY.handler(),
             Group.EVENT_SWEEP.handler(),
             Group.EXPORT.handler(),
             Group.REBUILD.handler());
+    assertThat(groups.get(Group.PLAN.handler())).containsExactly("(unset)");
     assertThat(groups.get(Group.READ.handler()))
         .containsExactlyInAnyOrder("read", "write", "sign", "token", "admin");
     assertThat(groups.get(Group.MIGRATE.handler())).containsExactly("migrate");
@@ -492,11 +494,17 @@ class PuddleStackTest {
         assumers.add(group);
       }
     }
-    // the purge queue's senders (the admin function starts maintenance runs on demand), and those
-    // that nudge the event relay
+    // the purge queue's senders (the admin function starts maintenance runs on demand), the
+    // planning queue's (the read function submits scans), and those that nudge the event relay
     assertThat(senders)
         .containsExactlyInAnyOrder(
-            Group.WRITE, Group.PURGE, Group.SWEEP, Group.ADMIN, Group.EVENT_SWEEP);
+            Group.READ,
+            Group.WRITE,
+            Group.PURGE,
+            Group.PLAN,
+            Group.SWEEP,
+            Group.ADMIN,
+            Group.EVENT_SWEEP);
     assertThat(assumers).containsExactlyInAnyOrder(Group.READ, Group.WRITE);
 
     String vending =

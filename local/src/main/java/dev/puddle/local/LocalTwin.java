@@ -216,6 +216,7 @@ public final class LocalTwin implements AutoCloseable {
                           new Principals(catalogDatabase),
                           ownTokens(tokenSettings, catalogDatabase)),
                   purge.queue(),
+                  purge.planningQueue(),
                   events.queue(),
                   vendor,
                   s3.requestSigner(),

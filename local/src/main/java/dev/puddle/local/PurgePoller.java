@@ -57,7 +57,8 @@ public final class PurgePoller implements AutoCloseable {
     this.queue = queue;
     this.handler = handler;
     this.functionTimeout = functionTimeout;
-    this.thread = new Thread(this::run, "puddle-purge-poller");
+    String name = queue.url().substring(queue.url().lastIndexOf('/') + 1);
+    this.thread = new Thread(this::run, name + "-poller");
     thread.setDaemon(true);
   }
 

@@ -799,7 +799,7 @@ class PurgeTest {
         new PurgeSweepHandler(
             new BackgroundWork(TestTwin.get().database())
                 .sweep(
-                    TestTwin.get().purge().queue(),
+                    TestTwin.get().purge().sweepQueue(),
                     new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000),
                     MaintenanceOutbox.Settings.DEFAULTS),
             new ScanPlans(TestTwin.get().database()));

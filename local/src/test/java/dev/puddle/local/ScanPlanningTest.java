@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
@@ -33,6 +34,7 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -77,6 +79,14 @@ class ScanPlanningTest {
   private static RESTCatalog server;
   private static RESTCatalog client;
 
+  /**
+   * A warehouse where every scan of a snapshot with data files is submitted, not planned inline.
+   */
+  private static String asyncWarehouse;
+
+  private static RESTCatalog asyncServer;
+  private static RESTCatalog asyncClient;
+
   @BeforeAll
   static void catalogs() {
     warehouse =
@@ -86,12 +96,24 @@ class ScanPlanningTest {
     server = TestTwin.restCatalog(warehouse, Map.of());
     client = TestTwin.restCatalog(warehouse, Map.of("scan-planning-mode", "client"));
     server.createNamespace(Namespace.of("p"));
+    asyncWarehouse =
+        TestTwin.newWarehouse(
+            "planning_async",
+            Map.of(
+                "scan-planning-mode", "server",
+                "scan-planning.tasks-per-page", "2",
+                "scan-planning.async-data-files", "0"));
+    asyncServer = TestTwin.restCatalog(asyncWarehouse, Map.of());
+    asyncClient = TestTwin.restCatalog(asyncWarehouse, Map.of("scan-planning-mode", "client"));
+    asyncServer.createNamespace(Namespace.of("a"));
   }
 
   @AfterAll
   static void close() throws IOException {
     server.close();
     client.close();
+    asyncServer.close();
+    asyncClient.close();
   }
 
   @Test
@@ -338,7 +360,7 @@ class ScanPlanningTest {
         new PurgeSweepHandler(
             new BackgroundWork(TestTwin.get().database())
                 .sweep(
-                    TestTwin.get().purge().queue(),
+                    TestTwin.get().purge().sweepQueue(),
                     new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000),
                     MaintenanceOutbox.Settings.DEFAULTS),
             new ScanPlans(TestTwin.get().database()));
@@ -395,11 +417,149 @@ class ScanPlanningTest {
     assertThat(post(planPath(id), "{}").has("storage-credentials")).isFalse();
   }
 
+  @Test
+  void aSubmittedPlanIsPlannedByTheWorkerAndGivesTheSameFiles() {
+    TableIdentifier id = TableIdentifier.of("a", "submitted");
+    Table table =
+        asyncServer.createTable(
+            id, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
+    List<DataFile> files = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      DataFile file = dataFile(table, null, "a" + i, i * 100L, i * 100L + 99);
+      files.add(file);
+      table.newAppend().appendFile(file).commit();
+    }
+    table
+        .newRowDelta()
+        .addDeletes(positionDeletes(table, null, "pos", files.get(1)))
+        .addDeletes(equalityDeletes(table, null, "eq"))
+        .commit();
+
+    // Iceberg's client polls fetchPlanningResult until the worker has stored the pages
+    assertSamePlans(asyncServer, asyncClient, id, scan -> scan);
+    assertSamePlans(
+        asyncServer,
+        asyncClient,
+        id,
+        scan -> scan.filter(Expressions.greaterThan("id", 250L)).select("id"));
+    // every plan was submitted, planned by the worker, fetched and then cancelled by the client
+    assertThat(count("SELECT count(*) FROM scan_plan WHERE table_name = 'a.submitted'")).isZero();
+  }
+
+  @Test
+  void aSubmittedPlanWhoseMessageIsLostIsSentAgainByTheSweep() throws IOException {
+    TableIdentifier id = TableIdentifier.of("a", "lost");
+    Table table = asyncServer.createTable(id, SCHEMA);
+    for (int i = 0; i < 5; i++) {
+      table.newAppend().appendFile(dataFile(table, null, "l" + i, i, i)).commit();
+    }
+    JsonNode submitted = post(asyncPlanPath(id), "{}");
+    assertThat(submitted.get("status").asText()).isEqualTo("submitted");
+    assertThat(submitted.has("file-scan-tasks")).isFalse();
+    JsonNode completed = untilCompleted(id, submitted.get("plan-id").asText());
+    assertThat(completed.get("plan-tasks")).hasSize(3);
+
+    // a plan recorded with its job whose message never reached the queue
+    UUID lost = submitDirectly(id, submitted.get("plan-id").asText());
+    assertThat(get(asyncPlanPath(id) + "/" + lost).get("status").asText()).isEqualTo("submitted");
+    assertThat(sweep().get("resent").asInt()).isPositive();
+    JsonNode planned = untilCompleted(id, lost.toString());
+    int tasks = 0;
+    for (JsonNode task : planned.get("plan-tasks")) {
+      tasks +=
+          post(asyncTablePath(id) + "/tasks", taskBody(task.asText()))
+              .get("file-scan-tasks")
+              .size();
+    }
+    assertThat(tasks).isEqualTo(5);
+  }
+
+  @Test
+  void aSubmittedPlanCanBeCancelledAndIsItsCallersAlone() throws IOException {
+    TableIdentifier id = TableIdentifier.of("a", "cancelled");
+    Table table = asyncServer.createTable(id, SCHEMA);
+    table.newAppend().appendFile(dataFile(table, null, "c0", 0, 1)).commit();
+    String first = post(asyncPlanPath(id), "{}").get("plan-id").asText();
+    untilCompleted(id, first);
+    UUID plan = submitDirectly(id, first);
+    String path = asyncPlanPath(id) + "/" + plan;
+    assertThat(get(path).get("status").asText()).isEqualTo("submitted");
+
+    // another principal's submitted plan is unknown to the caller, and cannot be cancelled
+    String owner = text("SELECT principal FROM scan_plan WHERE id = '" + plan + "'");
+    sql("UPDATE scan_plan SET principal = 'someone-else' WHERE id = '" + plan + "'");
+    expectError(send("GET", path, null), 404, "NoSuchPlanIdException");
+    expectError(send("DELETE", path, null), 404, "NoSuchPlanIdException");
+    sql("UPDATE scan_plan SET principal = '" + owner + "' WHERE id = '" + plan + "'");
+
+    // cancelled before the worker got to it: gone with its job, and the sweep sends nothing
+    assertThat(send("DELETE", path, null).statusCode()).isEqualTo(204);
+    expectError(send("GET", path, null), 404, "NoSuchPlanIdException");
+    assertThat(count("SELECT count(*) FROM scan_plan_job WHERE plan_id = '" + plan + "'")).isZero();
+    sweep();
+    assertThat(count("SELECT count(*) FROM scan_plan WHERE id = '" + plan + "'")).isZero();
+  }
+
+  /**
+   * Records a plan of the whole table for the owner of {@code like}, as planTableScan records a
+   * submitted one, without sending its job: as if the send were lost.
+   */
+  private static UUID submitDirectly(TableIdentifier id, String like) {
+    String realm = text("SELECT realm_id FROM scan_plan WHERE id = '" + like + "'");
+    String principal = text("SELECT principal FROM scan_plan WHERE id = '" + like + "'");
+    long warehouseId = count("SELECT warehouse_id FROM scan_plan WHERE id = '" + like + "'");
+    String metadata =
+        ((HasTableOperations) asyncClient.loadTable(id))
+            .operations()
+            .current()
+            .metadataFileLocation();
+    return new ScanPlans(TestTwin.get().database())
+        .submit(
+            new ScanPlans.Owner(realm, principal, warehouseId, id.toString()),
+            "{}",
+            metadata,
+            2,
+            Duration.ofHours(1),
+            0);
+  }
+
+  /** Polls the plan's result, with a bounded deadline, until the worker has completed it. */
+  private static JsonNode untilCompleted(TableIdentifier id, String plan) throws IOException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      JsonNode result = get(asyncPlanPath(id) + "/" + plan);
+      if (!"submitted".equals(result.get("status").asText())) {
+        assertThat(result.get("status").asText()).as(result.toString()).isEqualTo("completed");
+        return result;
+      }
+      assertThat(System.nanoTime()).as("plan " + plan + " still submitted").isLessThan(deadline);
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  private static String asyncTablePath(TableIdentifier id) {
+    return "/v1/" + asyncWarehouse + "/namespaces/" + id.namespace() + "/tables/" + id.name();
+  }
+
+  private static String asyncPlanPath(TableIdentifier id) {
+    return asyncTablePath(id) + "/plan";
+  }
+
   /**
    * Plans a scan both ways and asserts both found the same tasks; returns them, described. The
    * server-side plan goes through the client's plan tasks whenever there are more than two files.
    */
   private static List<String> assertSamePlans(TableIdentifier id, UnaryOperator<TableScan> scan) {
+    return assertSamePlans(server, client, id, scan);
+  }
+
+  private static List<String> assertSamePlans(
+      RESTCatalog server, RESTCatalog client, TableIdentifier id, UnaryOperator<TableScan> scan) {
     List<String> local = plan(client.loadTable(id), scan);
     List<String> remote = plan(server.loadTable(id), scan);
     assertThat(remote).containsExactlyInAnyOrderElementsOf(local);

@@ -173,7 +173,7 @@ class SoftDeleteTest {
     PurgeSweep sweep =
         new BackgroundWork(database())
             .sweep(
-                twin.local().purge().queue(),
+                twin.local().purge().sweepQueue(),
                 new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), 1000),
                 MaintenanceOutbox.Settings.DEFAULTS);
     waitFor(

@@ -8,7 +8,9 @@ import dev.puddle.core.metastore.DroppedObjects;
 import dev.puddle.core.metastore.MaintenanceJobs;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.ScanPlanJobs;
 import dev.puddle.core.metastore.Warehouses;
+import dev.puddle.core.planning.PlanningWorker;
 import dev.puddle.core.purge.JobKind;
 import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
@@ -22,17 +24,20 @@ import org.apache.iceberg.io.FileIO;
 
 /**
  * The jobs the purge queue carries, wired once for the purge function, its sweep and the twin: the
- * purge of dropped objects and the maintenance of tables.
+ * purge of dropped objects and the maintenance of tables, and (on the planning queue, to the
+ * planning function) submitted scan plans.
  */
 public final class BackgroundWork {
   private final Database database;
   private final PurgeJobs purges;
   private final MaintenanceJobs maintenance;
+  private final ScanPlanJobs plans;
 
   public BackgroundWork(Database database) {
     this.database = database;
     this.purges = new PurgeJobs(database);
     this.maintenance = new MaintenanceJobs(database);
+    this.plans = new ScanPlanJobs(database);
   }
 
   /** The job rows of each kind. */
@@ -40,7 +45,19 @@ public final class BackgroundWork {
     Map<JobKind, BackgroundJobs<?>> jobs = new EnumMap<>(JobKind.class);
     jobs.put(JobKind.PURGE, purges);
     jobs.put(JobKind.MAINTENANCE, maintenance);
+    jobs.put(JobKind.PLAN, plans);
     return jobs;
+  }
+
+  /**
+   * The planning function's processor: one lane, submitted scan plans, planned over {@code io};
+   * continuations and busy plans go back to {@code planningQueue}.
+   */
+  public PurgeProcessor planningProcessor(FileIO io, PurgeQueue planningQueue, int maxReceives) {
+    return new PurgeProcessor(
+        planningQueue,
+        maxReceives,
+        List.of(new PurgeProcessor.Lane<>(JobKind.PLAN, plans, new PlanningWorker(plans, io))));
   }
 
   /** The purge function's processor: a lane per kind, over the storage given. */
@@ -69,7 +86,8 @@ public final class BackgroundWork {
 
   /**
    * The sweep: purges the dropped objects whose retention ended, re-sends every kind of job, and
-   * starts the maintenance runs that are due.
+   * starts the maintenance runs that are due. {@code queue} must send each kind to its own queue
+   * ({@link dev.puddle.core.purge.KindQueues}): scan plans go to the planning queue.
    */
   public PurgeSweep sweep(
       PurgeQueue queue, PurgeSweep.Settings settings, MaintenanceOutbox.Settings schedule) {

@@ -48,6 +48,7 @@ public final class Migrations {
           "V9__maintenance.sql",
           "V10__soft_delete.sql",
           "V11__events.sql",
+          "V12__scan_plan_jobs.sql",
           "V15__statement_timeout_ceiling.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"

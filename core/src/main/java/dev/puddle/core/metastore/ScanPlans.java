@@ -20,8 +20,18 @@ public final class ScanPlans {
   /** Who a plan belongs to: a principal of a realm, scanning a table of a warehouse. */
   public record Owner(String realm, String principal, long warehouseId, String table) {}
 
-  /** A completed plan as its owner sees it: the numbers of its stored pages, in order. */
-  public record ScanPlan(UUID id, List<Integer> pages) {}
+  /** Where a plan stands: planned, waiting for the planning worker, or failed there. */
+  public enum Status {
+    COMPLETED,
+    SUBMITTED,
+    FAILED
+  }
+
+  /**
+   * A plan as its owner sees it: where it stands, the numbers of its stored pages in order (none
+   * until it is completed), and the worker's last error of a failed plan.
+   */
+  public record ScanPlan(UUID id, Status status, List<Integer> pages, String error) {}
 
   private final Database database;
 
@@ -51,6 +61,38 @@ public final class ScanPlans {
     return id;
   }
 
+  /**
+   * Records a submitted plan, whose job (the outbox row the planning queue's message names) is
+   * written in the same transaction: the worker plans {@code request} on the table's {@code
+   * metadataLocation} into pages of {@code tasksPerPage} tasks. Returns the plan's id, which is
+   * also its job's.
+   */
+  public UUID submit(
+      Owner owner,
+      String request,
+      String metadataLocation,
+      int tasksPerPage,
+      Duration lifetime,
+      int sweepLimit) {
+    UUID id = UUID.randomUUID();
+    database.transaction(
+        connection -> {
+          insert(connection, id, owner, request, lifetime);
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "INSERT INTO scan_plan_job (plan_id, metadata_location, tasks_per_page)"
+                      + " VALUES (?, ?, ?)")) {
+            statement.setObject(1, id);
+            statement.setString(2, metadataLocation);
+            statement.setInt(3, tasksPerPage);
+            statement.executeUpdate();
+          }
+          removeExpired(connection, sweepLimit);
+          return null;
+        });
+    return id;
+  }
+
   private static void insert(
       Connection connection, UUID id, Owner owner, String request, Duration lifetime)
       throws SQLException {
@@ -69,7 +111,7 @@ public final class ScanPlans {
     }
   }
 
-  private static void insertPages(Connection connection, UUID id, List<String> pages, int first)
+  static void insertPages(Connection connection, UUID id, List<String> pages, int first)
       throws SQLException {
     // one statement per page: a page can be a megabyte or two, and the Data API stages large
     // parameters one statement at a time
@@ -85,22 +127,36 @@ public final class ScanPlans {
     }
   }
 
-  /** The owner's unexpired plan of that id. */
+  /**
+   * The owner's unexpired plan of that id. A plan without a job was planned within its request; one
+   * with a job is completed once the job has stored its pages, failed once the job has failed for
+   * good, and submitted until then.
+   */
   public Optional<ScanPlan> find(Owner owner, UUID id) {
     return database.read(
         connection -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "SELECT (SELECT array_agg(page ORDER BY page) FROM scan_plan_page"
-                      + " WHERE plan_id = p.id)::text"
-                      + " FROM scan_plan p WHERE "
+                      + " WHERE plan_id = p.id)::text, j.state, j.phase, j.last_error"
+                      + " FROM scan_plan p LEFT JOIN scan_plan_job j ON j.plan_id = p.id WHERE "
                       + OWNED)) {
             bindOwned(statement, 1, owner, id);
             try (ResultSet rs = statement.executeQuery()) {
               if (!rs.next()) {
                 return Optional.empty();
               }
-              return Optional.of(new ScanPlan(id, pageNumbers(rs.getString(1))));
+              String state = rs.getString(2);
+              Status status =
+                  state == null || "done".equals(rs.getString(3))
+                      ? Status.COMPLETED
+                      : "failed".equals(state) ? Status.FAILED : Status.SUBMITTED;
+              return Optional.of(
+                  new ScanPlan(
+                      id,
+                      status,
+                      status == Status.COMPLETED ? pageNumbers(rs.getString(1)) : List.of(),
+                      rs.getString(4)));
             }
           }
         });

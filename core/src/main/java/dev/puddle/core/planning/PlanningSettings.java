@@ -9,11 +9,12 @@ import org.apache.iceberg.rest.RESTCatalogProperties;
  * How a warehouse's scans are planned, from its properties: whether clients are told to plan on the
  * server ({@value #MODE}, {@code client} by default; a table property of that name decides for its
  * table, see {@link #tableConfig}), and how many file scan tasks a page holds ({@value
- * #TASKS_PER_PAGE}). A page also holds at most {@link #MAX_PAGE_CHARS} characters of JSON, and a
+ * #TASKS_PER_PAGE}), and from how many data files a scan is left to the planning worker ({@value
+ * #ASYNC_DATA_FILES}). A page also holds at most {@link #MAX_PAGE_CHARS} characters of JSON, and a
  * stored plan lives for {@link #LIFETIME}; neither can be changed, as both keep every response and
  * every plan within what a function can serve.
  */
-public record PlanningSettings(boolean serverSide, int tasksPerPage) {
+public record PlanningSettings(boolean serverSide, int tasksPerPage, long asyncDataFiles) {
   /** The warehouse property (and client property) naming the planning mode. */
   public static final String MODE = RESTCatalogProperties.SCAN_PLANNING_MODE;
 
@@ -21,6 +22,15 @@ public record PlanningSettings(boolean serverSide, int tasksPerPage) {
   public static final String TASKS_PER_PAGE = "scan-planning.tasks-per-page";
 
   public static final int DEFAULT_TASKS_PER_PAGE = 1_000;
+
+  /**
+   * The warehouse property: a scan of a snapshot whose summary counts more data files than this is
+   * not planned within its request but submitted to the planning worker. A scan under it that does
+   * not finish within the request's deadline is submitted too.
+   */
+  public static final String ASYNC_DATA_FILES = "scan-planning.async-data-files";
+
+  public static final long DEFAULT_ASYNC_DATA_FILES = 50_000;
 
   /** The JSON a page may hold: 2 MB, a third of Lambda's 6 MB response limit. */
   public static final int MAX_PAGE_CHARS = 2_000_000;
@@ -72,6 +82,15 @@ public record PlanningSettings(boolean serverSide, int tasksPerPage) {
     } catch (NumberFormatException e) {
       tasks = DEFAULT_TASKS_PER_PAGE;
     }
-    return new PlanningSettings(server, tasks > 0 ? tasks : DEFAULT_TASKS_PER_PAGE);
+    long async;
+    try {
+      async = Long.parseLong(properties.getOrDefault(ASYNC_DATA_FILES, "").strip());
+    } catch (NumberFormatException e) {
+      async = DEFAULT_ASYNC_DATA_FILES;
+    }
+    return new PlanningSettings(
+        server,
+        tasks > 0 ? tasks : DEFAULT_TASKS_PER_PAGE,
+        async >= 0 ? async : DEFAULT_ASYNC_DATA_FILES);
   }
 }

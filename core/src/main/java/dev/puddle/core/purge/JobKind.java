@@ -10,7 +10,12 @@ public enum JobKind {
   /** A dropped table's or view's files ({@link PurgeWorker}). */
   PURGE,
   /** A table's snapshot expiry and file cleanup ({@code maintenance.MaintenanceWorker}). */
-  MAINTENANCE;
+  MAINTENANCE,
+  /**
+   * A submitted scan plan ({@code planning.PlanningWorker}), which the planning queue carries to
+   * the planning function rather than the purge queue (see {@link KindQueues}).
+   */
+  PLAN;
 
   /** The name messages carry. */
   public String wireName() {

@@ -30,12 +30,14 @@ import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.MaintenanceJobs;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.PurgeJobs;
+import dev.puddle.core.metastore.ScanPlanJobs;
 import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.metastore.SigningKeys;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.metastore.access.AccessQuery;
 import dev.puddle.core.metastore.access.AccessQuery.AccessRead;
+import dev.puddle.core.planning.PlanningOutbox;
 import dev.puddle.core.purge.PurgeOutbox;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.signing.RequestSigner;
@@ -92,6 +94,7 @@ public final class CatalogApi {
     private final Storage storage;
     private Authenticator authenticator;
     private PurgeQueue purgeQueue;
+    private PurgeQueue planningQueue;
     private EventRelayQueue eventRelayQueue;
     private TokenEndpoint tokens;
     private CredentialVendor credentialVendor;
@@ -115,6 +118,12 @@ public final class CatalogApi {
      */
     public Builder purgeQueue(PurgeQueue purgeQueue) {
       this.purgeQueue = purgeQueue;
+      return this;
+    }
+
+    /** Where submitted scan plans send their jobs; without one, the sweep sends them. */
+    public Builder planningQueue(PurgeQueue planningQueue) {
+      this.planningQueue = planningQueue;
       return this;
     }
 
@@ -229,7 +238,11 @@ public final class CatalogApi {
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs, purges);
     this.droppedObjectEndpoints = new DroppedObjectEndpoints(new DroppedObjects(database));
     this.planningEndpoints =
-        new PlanningEndpoints(new ScanPlans(database), objects, credentialEndpoints);
+        new PlanningEndpoints(
+            new ScanPlans(database),
+            objects,
+            credentialEndpoints,
+            new PlanningOutbox(new ScanPlanJobs(database), parts.planningQueue));
     this.maintenanceJobEndpoints =
         new MaintenanceJobEndpoints(maintenanceJobs, maintenance, objects);
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);

@@ -6,6 +6,7 @@ import dev.puddle.core.api.Response;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.ScanPlans;
+import dev.puddle.core.planning.PlanningOutbox;
 import dev.puddle.core.planning.PlanningSettings;
 import dev.puddle.core.planning.ScanPlanner;
 import dev.puddle.core.planning.TaskPages;
@@ -14,17 +15,21 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Scan;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchPlanIdException;
 import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.rest.PlanStatus;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 
@@ -32,12 +37,15 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
  * Server-side scan planning: {@code planTableScan}, {@code fetchPlanningResult}, {@code
  * cancelPlanning} and {@code fetchScanTasks}, the requests and responses iceberg-core's.
  *
- * <p>A scan is planned within the request's deadline. A plan whose tasks fit one page is answered
- * whole and keeps no state. A larger one answers its first page and a plan task for each further
- * page, the pages stored in PostgreSQL with the plan, so that whichever instance a {@code
- * fetchScanTasks} reaches answers it, until the plan expires or is cancelled. A plan id or plan
- * task is found for the caller who planned it only, on the table it was planned for; to anyone
- * else, and once expired or cancelled, it is unknown (404).
+ * <p>A scan is planned within the request's deadline when its snapshot's summary counts at most
+ * {@link PlanningSettings#asyncDataFiles} data files and planning finishes in time. A plan whose
+ * tasks fit one page is answered whole and keeps no state. A larger one answers its first page and
+ * a plan task for each further page, the pages stored in PostgreSQL with the plan, so that
+ * whichever instance a {@code fetchScanTasks} reaches answers it, until the plan expires or is
+ * cancelled. Any other scan is submitted: recorded with its job and planned by the planning
+ * function ({@code PlanningWorker}), {@code fetchPlanningResult} answering {@code submitted} until
+ * its pages are stored. A plan id or plan task is found for the caller who planned it only, on the
+ * table it was planned for; to anyone else, and once expired or cancelled, it is unknown (404).
  */
 final class PlanningEndpoints {
   /** Of the time left when planning starts, what is kept back for storing and answering. */
@@ -49,9 +57,15 @@ final class PlanningEndpoints {
   private final ScanPlans plans;
   private final CatalogObjects objects;
   private final CredentialEndpoints credentials;
+  private final PlanningOutbox outbox;
 
-  PlanningEndpoints(ScanPlans plans, CatalogObjects objects, CredentialEndpoints credentials) {
+  PlanningEndpoints(
+      ScanPlans plans,
+      CatalogObjects objects,
+      CredentialEndpoints credentials,
+      PlanningOutbox outbox) {
     this.plans = plans;
+    this.outbox = outbox;
     this.objects = objects;
     this.credentials = credentials;
   }
@@ -64,15 +78,16 @@ final class PlanningEndpoints {
     TableIdentifier identifier = scope.table();
     Table table = scope.catalog().loadTable(identifier);
     Scan<?, FileScanTask, ?> scan = ScanPlanner.scan(table, request);
-    Deadline budget = RequestScope.current().deadline().withReserve(RESERVE);
-    List<FileScanTask> tasks =
-        ScanPlanner.plan(scan, budget)
-            .orElseThrow(
-                () ->
-                    new ServiceUnavailableException(
-                        "Planning the scan of %s did not finish within the request's deadline",
-                        identifier));
     PlanningSettings settings = PlanningSettings.of(scope.warehouse());
+    if (dataFiles(table, scan, request) > settings.asyncDataFiles()) {
+      return submit(scope, table, request, settings);
+    }
+    Deadline budget = RequestScope.current().deadline().withReserve(RESERVE);
+    Optional<List<FileScanTask>> planned = ScanPlanner.plan(scan, budget);
+    if (planned.isEmpty()) {
+      return submit(scope, table, request, settings);
+    }
+    List<FileScanTask> tasks = planned.get();
     TaskPages pages =
         TaskPages.of(
             tasks,
@@ -105,18 +120,88 @@ final class PlanningEndpoints {
   }
 
   /**
-   * A stored plan is complete from the start, as every plan is planned within its request: its
-   * result is a plan task for each of its pages.
+   * Leaves the scan to the planning worker: the plan and its job are recorded in one transaction,
+   * then the job is sent to the planning queue (or, if that send fails, by the sweep). The worker
+   * plans the table's version of now, whatever is committed meanwhile.
+   */
+  @SuppressWarnings(
+      "deprecation") // serializing a planTableScan response needs the specs (iceberg-core 1.11)
+  private Response submit(
+      Scope scope, Table table, PlanTableScanRequest request, PlanningSettings settings) {
+    if (!(table instanceof HasTableOperations operations)) {
+      throw new IllegalStateException("Not a metastore table: " + table);
+    }
+    UUID id =
+        plans.submit(
+            owner(scope),
+            RestJson.write(request),
+            operations.operations().current().metadataFileLocation(),
+            settings.tasksPerPage(),
+            PlanningSettings.LIFETIME,
+            SWEEP_ON_INSERT);
+    outbox.dispatch(id);
+    return Response.json(
+        200,
+        RestJson.write(
+            PlanTableScanResponse.builder()
+                .withPlanStatus(PlanStatus.SUBMITTED)
+                .withPlanId(id.toString())
+                .withSpecsById(table.specs())
+                .build()));
+  }
+
+  /**
+   * What the scan's snapshot summary says it holds, a cheap estimate read before planning: the data
+   * files of its snapshot (of the end snapshot of an incremental scan), 0 if unknown.
+   */
+  private static long dataFiles(
+      Table table, Scan<?, FileScanTask, ?> scan, PlanTableScanRequest request) {
+    Snapshot snapshot =
+        request.startSnapshotId() != null
+            ? table.snapshot(request.endSnapshotId())
+            : scan instanceof TableScan tableScan ? tableScan.snapshot() : table.currentSnapshot();
+    if (snapshot == null || snapshot.summary() == null) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(
+          snapshot.summary().getOrDefault(SnapshotSummary.TOTAL_DATA_FILES_PROP, "0"));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * A plan planned within its request is completed from the start; a submitted one once the worker
+   * has stored its pages. A completed plan's result is a plan task for each stored page.
    */
   Response fetchPlanningResult(Scope scope) {
     ScanPlans.ScanPlan plan = plan(scope);
     TableIdentifier identifier = scope.table();
     FetchPlanningResultResponse response =
-        FetchPlanningResultResponse.builder()
-            .withPlanStatus(PlanStatus.COMPLETED)
-            .withPlanTasks(planTasks(plan.id(), plan.pages()))
-            .withCredentials(credentials(scope, identifier, scope.catalog().loadTable(identifier)))
-            .build();
+        switch (plan.status()) {
+          case SUBMITTED ->
+              FetchPlanningResultResponse.builder().withPlanStatus(PlanStatus.SUBMITTED).build();
+          case FAILED ->
+              FetchPlanningResultResponse.builder()
+                  .withPlanStatus(PlanStatus.FAILED)
+                  .withErrorResponse(
+                      ErrorResponse.builder()
+                          .responseCode(500)
+                          .withType("ServiceFailureException")
+                          .withMessage(
+                              "Planning the scan failed: "
+                                  + (plan.error() == null ? "unknown" : plan.error()))
+                          .build())
+                  .build();
+          case COMPLETED ->
+              FetchPlanningResultResponse.builder()
+                  .withPlanStatus(PlanStatus.COMPLETED)
+                  .withPlanTasks(planTasks(plan.id(), plan.pages()))
+                  .withCredentials(
+                      credentials(scope, identifier, scope.catalog().loadTable(identifier)))
+                  .build();
+        };
     return Response.json(200, RestJson.write(response));
   }
 
