@@ -11,9 +11,9 @@ import java.io.OutputStream;
 
 /**
  * The Lambda entry point of a rebuild from the warehouse, invoked by an operator ({@code aws lambda
- * invoke}, authorized by IAM: the metastore is empty, so there is no catalog principal to ask).
- * The event is {@code {}} or {@code {"force":true}}; the answer is the rebuild's JSON report, or
- * {@code {"error":"…"}} when it refused to run (a metastore that is not empty, unforced).
+ * invoke}, authorized by IAM: the metastore is empty, so there is no catalog principal to ask). The
+ * event is {@code {}} or {@code {"force":true}}; the answer is the rebuild's JSON report, or {@code
+ * {"error":"…"}} when it refused to run (a metastore that is not empty, unforced).
  */
 public final class RebuildHandler implements RequestStreamHandler {
   private static final ObjectMapper JSON = new ObjectMapper();

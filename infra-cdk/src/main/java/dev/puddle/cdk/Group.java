@@ -36,7 +36,10 @@ public enum Group {
   EVENT_SWEEP(null, "dev.puddle.functions.EventSweepHandler", 512, Duration.ofMinutes(1)),
   /** The periodic catalog export to the warehouse bucket, on its own schedule. */
   EXPORT(null, "dev.puddle.functions.CatalogExportHandler", 512, Duration.ofMinutes(5)),
-  /** The rebuild from the warehouse, invoked by an operator only (docs/operations.md#rebuild-from-the-warehouse). */
+  /**
+   * The rebuild from the warehouse, invoked by an operator only
+   * (docs/operations.md#rebuild-from-the-warehouse).
+   */
   REBUILD(null, "dev.puddle.functions.RebuildHandler", 1024, Duration.ofMinutes(15)),
   /** A paused lean cluster takes up to a few seconds to resume; migrations may take longer. */
   MIGRATE(

@@ -113,7 +113,8 @@ public final class PuddleLocal implements Callable<Integer> {
 
   @Option(
       names = "--force",
-      description = "With --rebuild: run over a metastore that is not empty, adding what is missing.")
+      description =
+          "With --rebuild: run over a metastore that is not empty, adding what is missing.")
   boolean force;
 
   @Spec CommandSpec spec;

@@ -77,8 +77,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * run, from the snapshots that stay and those that go.
  *
  * <p>Sizes are scaled down from the issue's 1,000 snapshots and 10,000 files to tens, so the class
- * runs in seconds; {@link MaintenanceAtSizeTest} runs the full-size case, and the bench measures its
- * S3 requests.
+ * runs in seconds; {@link MaintenanceAtSizeTest} runs the full-size case, and the bench measures
+ * its S3 requests.
  */
 // generous: on a loaded machine building the tables alone can take a minute
 @Timeout(value = 300, unit = TimeUnit.SECONDS)

@@ -85,6 +85,7 @@ class NewerSchemaTest {
                   null,
                   null,
                   null,
+                  null,
                   RequestLog.text(
                       new PrintStream(OutputStream.nullOutputStream()), ZoneId.of("UTC"))));
       try (TestEndpoint endpoint = TestEndpoint.start(handler)) {

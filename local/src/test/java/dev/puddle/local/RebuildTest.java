@@ -76,7 +76,8 @@ class RebuildTest {
                 TestTwin.PURGE,
                 TestTwin.ROOT,
                 LocalPostgres.Durability.FAST,
-                dev.puddle.functions.RequestLog.text(System.out, java.time.ZoneId.systemDefault())));
+                dev.puddle.functions.RequestLog.text(
+                    System.out, java.time.ZoneId.systemDefault())));
   }
 
   @AfterAll
@@ -100,32 +101,59 @@ class RebuildTest {
         tables.put(id.toString(), metadataLocation(catalog.loadTable(id)));
       }
       TableIdentifier viewId = TableIdentifier.of(NESTED, "recent");
-      catalog.buildView(viewId).withSchema(SCHEMA).withDefaultNamespace(NESTED)
-          .withQuery("spark", "SELECT 1 AS id").create();
-      catalog.buildView(viewId).withSchema(SCHEMA).withDefaultNamespace(NESTED)
-          .withQuery("spark", "SELECT 2 AS id").createOrReplace();
+      catalog
+          .buildView(viewId)
+          .withSchema(SCHEMA)
+          .withDefaultNamespace(NESTED)
+          .withQuery("spark", "SELECT 1 AS id")
+          .create();
+      catalog
+          .buildView(viewId)
+          .withSchema(SCHEMA)
+          .withDefaultNamespace(NESTED)
+          .withQuery("spark", "SELECT 2 AS id")
+          .createOrReplace();
       View view = catalog.loadView(viewId);
       viewVersion = view.currentVersion().versionId() + ":" + view.sqlFor("spark").sql();
     }
     admin(Route.CREATE_PRINCIPAL, Map.of(), "{\"principal\":{\"name\":\"analyst\"}}", 201);
-    admin(Route.CREATE_PRINCIPAL_ROLE, Map.of(), "{\"principalRole\":{\"name\":\"analysts\"}}", 201);
-    admin(Route.ASSIGN_PRINCIPAL_ROLE, Map.of("principal", "analyst"),
-        "{\"principalRole\":{\"name\":\"analysts\"}}", 204);
-    admin(Route.CREATE_CATALOG_ROLE, Map.of("warehouse", LocalTwin.WAREHOUSE),
-        "{\"catalogRole\":{\"name\":\"readers\"}}", 201);
-    admin(Route.ASSIGN_CATALOG_ROLE,
+    admin(
+        Route.CREATE_PRINCIPAL_ROLE, Map.of(), "{\"principalRole\":{\"name\":\"analysts\"}}", 201);
+    admin(
+        Route.ASSIGN_PRINCIPAL_ROLE,
+        Map.of("principal", "analyst"),
+        "{\"principalRole\":{\"name\":\"analysts\"}}",
+        204);
+    admin(
+        Route.CREATE_CATALOG_ROLE,
+        Map.of("warehouse", LocalTwin.WAREHOUSE),
+        "{\"catalogRole\":{\"name\":\"readers\"}}",
+        201);
+    admin(
+        Route.ASSIGN_CATALOG_ROLE,
         Map.of("principalRole", "analysts", "warehouse", LocalTwin.WAREHOUSE),
-        "{\"catalogRole\":{\"name\":\"readers\"}}", 204);
-    Map<String, String> grantPath = Map.of("warehouse", LocalTwin.WAREHOUSE, "catalogRole", "readers");
-    admin(Route.ADD_GRANT, grantPath,
+        "{\"catalogRole\":{\"name\":\"readers\"}}",
+        204);
+    Map<String, String> grantPath =
+        Map.of("warehouse", LocalTwin.WAREHOUSE, "catalogRole", "readers");
+    admin(
+        Route.ADD_GRANT,
+        grantPath,
         "{\"grant\":{\"type\":\"namespace\",\"namespace\":[\"sales\",\"eu\"],"
-            + "\"privilege\":\"NAMESPACE_READ_PROPERTIES\"}}", 204);
-    admin(Route.ADD_GRANT, grantPath,
+            + "\"privilege\":\"NAMESPACE_READ_PROPERTIES\"}}",
+        204);
+    admin(
+        Route.ADD_GRANT,
+        grantPath,
         "{\"grant\":{\"type\":\"table\",\"namespace\":[\"sales\"],\"tableName\":\"orders\","
-            + "\"privilege\":\"TABLE_READ_DATA\"}}", 204);
-    admin(Route.ADD_GRANT, grantPath,
+            + "\"privilege\":\"TABLE_READ_DATA\"}}",
+        204);
+    admin(
+        Route.ADD_GRANT,
+        grantPath,
         "{\"grant\":{\"type\":\"view\",\"namespace\":[\"sales\",\"eu\"],\"viewName\":\"recent\","
-            + "\"privilege\":\"VIEW_READ_PROPERTIES\"}}", 204);
+            + "\"privilege\":\"VIEW_READ_PROPERTIES\"}}",
+        204);
 
     List<Integer> answersBefore = analystsAnswers();
     assertThat(answersBefore).contains(200).contains(403);
@@ -135,7 +163,9 @@ class RebuildTest {
     // garbage in the warehouse: a metadata file that does not parse
     String stray = "default/sales/stray-table/metadata/00001-x.metadata.json";
     try (var out =
-        twin.storage().io().newOutputFile("s3://" + LocalTwin.BUCKET + "/" + stray)
+        twin.storage()
+            .io()
+            .newOutputFile("s3://" + LocalTwin.BUCKET + "/" + stray)
             .createOrOverwrite()) {
       out.write("{\"not\":\"metadata\"".getBytes(StandardCharsets.UTF_8));
     }
@@ -199,8 +229,11 @@ class RebuildTest {
     Migrations.migrate(twin.database());
     new RealmBootstrap(twin.database()).bootstrap(LocalTwin.REALM, TestTwin.ROOT);
     new Warehouses(twin.database())
-        .ensure(LocalTwin.REALM, LocalTwin.WAREHOUSE, "s3://" + LocalTwin.BUCKET + "/"
-            + LocalTwin.WAREHOUSE, Map.of());
+        .ensure(
+            LocalTwin.REALM,
+            LocalTwin.WAREHOUSE,
+            "s3://" + LocalTwin.BUCKET + "/" + LocalTwin.WAREHOUSE,
+            Map.of());
   }
 
   private static RESTCatalog client() {
@@ -210,7 +243,9 @@ class RebuildTest {
         Map.of("credential", TestTwin.ROOT.clientId() + ":" + TestTwin.ROOT.clientSecret()));
   }
 
-  /** What the analyst is answered, with a fresh catalog, for loads its grants do and do not allow. */
+  /**
+   * What the analyst is answered, with a fresh catalog, for loads its grants do and do not allow.
+   */
   private static List<Integer> analystsAnswers() {
     CatalogApi api =
         CatalogApi.builder(
@@ -223,17 +258,27 @@ class RebuildTest {
     for (Map<String, String> path :
         List.of(
             Map.of("prefix", LocalTwin.WAREHOUSE, "namespace", "sales", "table", "orders"),
-            Map.of("prefix", LocalTwin.WAREHOUSE, "namespace", "sales\u001Feu", "table", "invoices"))) {
-      answers.add(api.handle(new Request(Route.LOAD_TABLE, path, Map.of(), Map.of(), null)).status());
+            Map.of(
+                "prefix",
+                LocalTwin.WAREHOUSE,
+                "namespace",
+                "sales\u001Feu",
+                "table",
+                "invoices"))) {
+      answers.add(
+          api.handle(new Request(Route.LOAD_TABLE, path, Map.of(), Map.of(), null)).status());
     }
     Map<String, String> view =
         Map.of("prefix", LocalTwin.WAREHOUSE, "namespace", "sales\u001Feu", "view", "recent");
     answers.add(api.handle(new Request(Route.LOAD_VIEW, view, Map.of(), Map.of(), null)).status());
-    Map<String, String> namespace = Map.of("prefix", LocalTwin.WAREHOUSE, "namespace", "sales\u001Feu");
+    Map<String, String> namespace =
+        Map.of("prefix", LocalTwin.WAREHOUSE, "namespace", "sales\u001Feu");
     answers.add(
-        api.handle(new Request(Route.LOAD_NAMESPACE, namespace, Map.of(), Map.of(), null)).status());
+        api.handle(new Request(Route.LOAD_NAMESPACE, namespace, Map.of(), Map.of(), null))
+            .status());
     Map<String, String> top = Map.of("prefix", LocalTwin.WAREHOUSE, "namespace", "sales");
-    answers.add(api.handle(new Request(Route.LOAD_NAMESPACE, top, Map.of(), Map.of(), null)).status());
+    answers.add(
+        api.handle(new Request(Route.LOAD_NAMESPACE, top, Map.of(), Map.of(), null)).status());
     return answers;
   }
 

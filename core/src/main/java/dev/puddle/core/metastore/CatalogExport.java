@@ -158,8 +158,8 @@ public final class CatalogExport {
   }
 
   /**
-   * The whole catalog's state as an export document. The sections are read one after another in
-   * one transaction; a row whose referent is changed meanwhile is reported by the restore, never
+   * The whole catalog's state as an export document. The sections are read one after another in one
+   * transaction; a row whose referent is changed meanwhile is reported by the restore, never
    * half-written.
    */
   public ObjectNode read(Instant exportedAt) {
@@ -189,8 +189,7 @@ public final class CatalogExport {
     return rows;
   }
 
-  private static void put(ObjectNode row, Column column, ResultSet rs, int i)
-      throws SQLException {
+  private static void put(ObjectNode row, Column column, ResultSet rs, int i) throws SQLException {
     String name = column.name();
     switch (column.value()) {
       case TEXT -> row.put(name, rs.getString(i));

@@ -17,8 +17,8 @@ import org.apache.iceberg.catalog.Namespace;
  * Puts the state of a {@link CatalogExport} document back into a metastore, and re-registers the
  * tables and views a warehouse scan found: the writing half of a rebuild. Every insert names its
  * referents by name and does nothing when the row exists already or a referent is missing, so a
- * rebuild may run again over a partly rebuilt metastore; what was not written is reported, with
- * the reason.
+ * rebuild may run again over a partly rebuilt metastore; what was not written is reported, with the
+ * reason.
  */
 public final class CatalogRestore {
   /** What the metastore holds that a rebuild would write: it must hold none unless forced. */
@@ -91,7 +91,8 @@ public final class CatalogRestore {
     database.autocommit(
         connection -> {
           for (JsonNode row : export.path("realms")) {
-            count(written, skipped, "realms", row.path("id").asText(), insertRealm(connection, row));
+            count(
+                written, skipped, "realms", row.path("id").asText(), insertRealm(connection, row));
           }
           for (JsonNode row : export.path("warehouses")) {
             count(written, skipped, "warehouses", name(row), insertWarehouse(connection, row));
@@ -101,7 +102,11 @@ public final class CatalogRestore {
           }
           for (JsonNode row : export.path("principalRoles")) {
             count(
-                written, skipped, "principalRoles", name(row), insertPrincipalRole(connection, row));
+                written,
+                skipped,
+                "principalRoles",
+                name(row),
+                insertPrincipalRole(connection, row));
           }
           for (JsonNode row : export.path("principalRoleGrants")) {
             count(
@@ -164,7 +169,13 @@ public final class CatalogRestore {
                 written,
                 skipped,
                 "privilegeGrants",
-                text(row, "privilege") + " on " + securable + " " + on + " to " + text(row, "catalogRole"),
+                text(row, "privilege")
+                    + " on "
+                    + securable
+                    + " "
+                    + on
+                    + " to "
+                    + text(row, "catalogRole"),
                 insertPrivilege(connection, row));
           }
           return null;
@@ -172,7 +183,9 @@ public final class CatalogRestore {
     return new Restored(written, skipped);
   }
 
-  /** Creates the namespace and any missing ancestor (those without properties); false if it existed. */
+  /**
+   * Creates the namespace and any missing ancestor (those without properties); false if it existed.
+   */
   public boolean ensureNamespace(Warehouse warehouse, Namespace namespace) {
     return database.autocommit(
         connection -> ensureNamespace(connection, warehouse.id(), namespace, Map.of()));
@@ -315,8 +328,7 @@ public final class CatalogRestore {
     }
   }
 
-  private static boolean insertPrivilege(Connection connection, JsonNode row)
-      throws SQLException {
+  private static boolean insertPrivilege(Connection connection, JsonNode row) throws SQLException {
     String securable = text(row, "securable");
     Namespace namespace = row.path("namespace").isArray() ? namespace(row) : Namespace.empty();
     // the namespace or object the grant is on, resolved by name in the privilege's warehouse; a
@@ -390,7 +402,8 @@ public final class CatalogRestore {
         statement.setLong(2, warehouseId);
         statement.setArray(
             3,
-            Namespaces.levels(connection, Namespace.of(Arrays.copyOf(namespace.levels(), length - 1))));
+            Namespaces.levels(
+                connection, Namespace.of(Arrays.copyOf(namespace.levels(), length - 1))));
         statement.setArray(4, Namespaces.levels(connection, level));
         statement.setString(5, Json.fromMap(levelProperties));
         statement.setString(6, location == null ? null : Locations.normalize(location));

@@ -68,7 +68,9 @@ public final class Rebuild {
     if (export == null) {
       exportReport.put(
           "note",
-          "no export under " + exports.location() + ": principals, roles, grants and namespace"
+          "no export under "
+              + exports.location()
+              + ": principals, roles, grants and namespace"
               + " properties are not restored");
     } else {
       exportReport.put("exportedAt", export.path("exportedAt").asText());
@@ -96,7 +98,9 @@ public final class Rebuild {
     report.put("superseded", found.superseded());
     ArrayNode registered = report.putArray("registered");
     ArrayNode skipped = report.putArray("skipped");
-    found.skipped().forEach(s -> skipped.addObject().put("location", s.location()).put("reason", s.reason()));
+    found
+        .skipped()
+        .forEach(s -> skipped.addObject().put("location", s.location()).put("reason", s.reason()));
     for (WarehouseScan.Found object : found.newest()) {
       String location = Locations.normalize(object.location());
       Exported exported = exportedNames.get(key(warehouse.realm(), warehouse.name(), location));
@@ -108,7 +112,9 @@ public final class Rebuild {
             .put("location", object.metadataLocation())
             .put(
                 "reason",
-                "its location " + location + " names no namespace under the warehouse, and the"
+                "its location "
+                    + location
+                    + " names no namespace under the warehouse, and the"
                     + " export knows no object there");
         continue;
       }

@@ -27,9 +27,9 @@ import org.apache.iceberg.view.ViewMetadataParser;
 
 /**
  * Finds every table and view under a warehouse location by its metadata files, and of each (one
- * table or view uuid) its newest file. Newest is decided by the metadata, never by object dates
- * (a copy or a restore changes those): of a table, the files no other file of the same table names
- * in its {@code metadata-log}, then the highest {@code last-sequence-number}, the longest log, the
+ * table or view uuid) its newest file. Newest is decided by the metadata, never by object dates (a
+ * copy or a restore changes those): of a table, the files no other file of the same table names in
+ * its {@code metadata-log}, then the highest {@code last-sequence-number}, the longest log, the
  * highest version in the file name; of a view, the longest {@code version-log}, then its latest
  * entry, then the file name's version. Files that are not metadata of either kind are reported as
  * skipped, with the parser's reason.
@@ -38,7 +38,8 @@ public final class WarehouseScan {
   private static final Pattern FILE_VERSION = Pattern.compile("^v?(\\d+)[-.]");
 
   /** The newest metadata file of one table or view: where it is, and its content. */
-  public record Found(Kind kind, String uuid, String metadataLocation, String location, String json) {}
+  public record Found(
+      Kind kind, String uuid, String metadataLocation, String location, String json) {}
 
   /** A file that was not used, and why. */
   public record Skipped(String location, String reason) {}
@@ -60,9 +61,11 @@ public final class WarehouseScan {
   public Result scan(String warehouseLocation, String excluded) {
     S3Location base =
         S3Location.parse(warehouseLocation)
-            .orElseThrow(() -> new IllegalArgumentException("Not an S3 location: " + warehouseLocation));
+            .orElseThrow(
+                () -> new IllegalArgumentException("Not an S3 location: " + warehouseLocation));
     S3Location skip = excluded == null ? null : S3Location.parse(excluded).orElse(null);
-    String prefix = base.key().isEmpty() || base.key().endsWith("/") ? base.key() : base.key() + "/";
+    String prefix =
+        base.key().isEmpty() || base.key().endsWith("/") ? base.key() : base.key() + "/";
     Map<String, List<Candidate>> byUuid = new LinkedHashMap<>();
     List<Skipped> skipped = new ArrayList<>();
     int scanned = 0;
@@ -166,7 +169,8 @@ public final class WarehouseScan {
     byte[] bytes =
         s3.get(S3Location.parse(uri).orElseThrow().bucket(), key)
             .orElseThrow(() -> new IllegalStateException("gone while scanning"));
-    // gzip by its magic bytes: Iceberg names compressed files .metadata.json.gz or .gz.metadata.json
+    // gzip by its magic bytes: Iceberg names compressed files .metadata.json.gz or
+    // .gz.metadata.json
     if (bytes.length > 1 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b) {
       try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
         bytes = in.readAllBytes();
