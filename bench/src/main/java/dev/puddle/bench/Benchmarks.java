@@ -174,6 +174,14 @@ public final class Benchmarks implements Callable<Integer> {
   Set<SideBySide.Part> only = EnumSet.allOf(SideBySide.Part.class);
 
   @Option(
+      names = "--quick",
+      description =
+          "A short run while iterating, not a record: 2 rounds of 1 s per side (3 s for commits and"
+              + " the loads' warm-up), overriding --rounds, --seconds, --commit-seconds and"
+              + " --load-warm-up-seconds.")
+  boolean quick;
+
+  @Option(
       names = "--project-dir",
       description = "The Puddle checkout (default: the one this jar was built in).")
   Path projectDirectory;
@@ -210,6 +218,12 @@ public final class Benchmarks implements Callable<Integer> {
           twinJar
               + " is missing: build it with ./mvnw -q -B -pl local,bench -am package -DskipTests");
     }
+    if (quick) {
+      rounds = 2;
+      seconds = 1;
+      commitSeconds = 3;
+      loadWarmUpSeconds = 3;
+    }
     Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     Path run = benchTarget.resolve("runs/" + started.toString().replace(':', '-'));
     Files.createDirectories(run);
@@ -234,7 +248,7 @@ public final class Benchmarks implements Callable<Integer> {
 
     try (Catalogs catalogs =
         Catalogs.start(twinJar, referenceConnections, pageSize, keepServerOutput, run)) {
-      new SideBySide(settings, catalogs.puddle(), catalogs.reference(), report).run();
+      new SideBySide(settings, catalogs.twin(), catalogs.puddle(), catalogs.reference(), report).run();
       roundTrips(report, catalogs);
       if (only.contains(SideBySide.Part.COLD_INIT)) {
         coldInit(report, catalogs, benchTarget, run);
