@@ -146,7 +146,7 @@ public final class AccessRealm {
   /** The bulk rows: the other tables, the caller's grants and, at scale, the crowd. */
   private static void seed(Connection connection, String realm, boolean atScale)
       throws SQLException {
-    execute(connection, "SET LOCAL session_replication_role = replica", realm);
+    execute(connection, "SET LOCAL session_replication_role = replica");
     // the other tables: copies of the first API table's row, each at a location of its own
     execute(
         connection,
@@ -191,7 +191,7 @@ public final class AccessRealm {
             + " SELECT c.realm_id, c.id, 'table', o.id, 'TABLE_WRITE_DATA'"
             + " FROM catalog_role c JOIN catalog_object o ON o.warehouse_id = c.warehouse_id"
             + " WHERE c.realm_id = ? AND c.name = 'caller_tables'"
-            + " AND substr(o.name, 2)::int % " + VISIBLE_EVERY + " = 0",
+            + " AND " + number("o.name", "t") + " % " + VISIBLE_EVERY + " = 0",
         realm);
     if (atScale) {
       crowd(connection, realm);
@@ -240,7 +240,7 @@ public final class AccessRealm {
         "INSERT INTO principal_role_grant (realm_id, principal_id, principal_role_id)"
             + " SELECT p.realm_id, p.id, r.id FROM principal p JOIN principal_role r"
             + " ON r.realm_id = p.realm_id"
-            + " AND r.name = 'r' || (1 + substr(p.name, 2)::int % " + roles + ")"
+            + " AND r.name = 'r' || (1 + " + number("p.name", "p") + " % " + roles + ")"
             + " WHERE p.realm_id = ? AND p.name ~ '^p[0-9]+$'",
         realm);
     execute(
@@ -249,7 +249,7 @@ public final class AccessRealm {
             + " SELECT r.realm_id, r.id, c.id FROM principal_role r, generate_series(0, 4) k,"
             + " catalog_role c"
             + " WHERE r.realm_id = ? AND r.name ~ '^r[0-9]+$' AND c.realm_id = r.realm_id"
-            + " AND c.name = 'c' || (1 + (substr(r.name, 2)::int * 5 + k) % " + catalogRoles
+            + " AND c.name = 'c' || (1 + (" + number("r.name", "r") + " * 5 + k) % " + catalogRoles
             + ")",
         realm);
     // grant k: catalog role k mod n on table k mod 10,000; the pairs never repeat
@@ -269,6 +269,15 @@ public final class AccessRealm {
         realm,
         realm,
         realm);
+  }
+
+  /**
+   * The number in a seeded name such as {@code t00042}, or null for any other name: PostgreSQL may
+   * evaluate it on rows of other realms before their filter.
+   */
+  private static String number(String column, String prefix) {
+    return "(CASE WHEN " + column + " ~ '^" + prefix + "[0-9]+$' THEN substr(" + column
+        + ", 2)::int END)";
   }
 
   private static void execute(Connection connection, String sql, String... parameters)
