@@ -229,6 +229,7 @@ public final class Benchmarks implements Callable<Integer> {
     Files.createDirectories(run);
     Machine machine = Machine.now();
     Report report = new Report(setup(started));
+    boolean wrongListing;
     SideBySide.Settings settings =
         new SideBySide.Settings(
             rounds,
@@ -248,7 +249,10 @@ public final class Benchmarks implements Callable<Integer> {
 
     try (Catalogs catalogs =
         Catalogs.start(twinJar, referenceConnections, pageSize, keepServerOutput, run)) {
-      new SideBySide(settings, catalogs.twin(), catalogs.puddle(), catalogs.reference(), report).run();
+      SideBySide sideBySide =
+          new SideBySide(settings, catalogs.twin(), catalogs.puddle(), catalogs.reference(), report);
+      sideBySide.run();
+      wrongListing = sideBySide.sawWrongListing();
       roundTrips(report, catalogs);
       if (only.contains(SideBySide.Part.COLD_INIT)) {
         coldInit(report, catalogs, benchTarget, run);
@@ -272,6 +276,10 @@ public final class Benchmarks implements Callable<Integer> {
     }
     System.out.println(markdown);
     Progress.report("written to " + results + "; logs in " + run.resolve("logs"));
+    if (wrongListing) {
+      Progress.report("FAILED: a listing gave a caller other tables than it may see");
+      return 1;
+    }
     return 0;
   }
 
