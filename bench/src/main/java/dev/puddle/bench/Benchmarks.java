@@ -250,7 +250,8 @@ public final class Benchmarks implements Callable<Integer> {
     try (Catalogs catalogs =
         Catalogs.start(twinJar, referenceConnections, pageSize, keepServerOutput, run)) {
       SideBySide sideBySide =
-          new SideBySide(settings, catalogs.twin(), catalogs.puddle(), catalogs.reference(), report);
+          new SideBySide(
+              settings, catalogs.twin(), catalogs.puddle(), catalogs.reference(), report);
       sideBySide.run();
       wrongListing = sideBySide.sawWrongListing();
       roundTrips(report, catalogs);

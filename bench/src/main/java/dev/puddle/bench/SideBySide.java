@@ -153,8 +153,8 @@ public final class SideBySide {
   /**
    * The same caller's loads, raw commits and listings in a realm with 10,000 principals, 1,000
    * principal roles, 5,000 catalog roles and 100,000 grants, and in a realm holding only the
-   * caller's own grants: Puddle against itself, so the ratio is what the crowd of access rows
-   * costs every request.
+   * caller's own grants: Puddle against itself, so the ratio is what the crowd of access rows costs
+   * every request.
    */
   private void accessAtScale() {
     AccessRealm atScale;
@@ -162,21 +162,25 @@ public final class SideBySide {
     try {
       long started = System.nanoTime();
       Progress.report("seeding the realm at scale and the empty realm");
-      atScale = AccessRealm.make(twin.jdbcUrl(PuddleTwin.DATABASE), "bench_scale", puddle,
-          twin.uri(), true);
-      empty = AccessRealm.make(twin.jdbcUrl(PuddleTwin.DATABASE), "bench_empty", puddle,
-          twin.uri(), false);
-      report.note(
+      atScale =
+          AccessRealm.make(
+              twin.jdbcUrl(PuddleTwin.DATABASE), "bench_scale", puddle, twin.uri(), true);
+      empty =
+          AccessRealm.make(
+              twin.jdbcUrl(PuddleTwin.DATABASE), "bench_empty", puddle, twin.uri(), false);
+      report.accessAtScaleSetup(
           String.format(
               Locale.ROOT,
-              "Access at scale: seeding both realms (%,d tables each; at scale also %,d"
-                  + " principals, %,d principal roles, %,d catalog roles, %,d grants) took %.0f"
-                  + " s. Ratios of these rows are realm at scale / empty realm, both Puddle.",
-              AccessRealm.TABLES,
+              "The same caller in two realms of the twin, measured in alternation operation by"
+                  + " operation: one with %,d principals, %,d principal roles, %,d catalog roles"
+                  + " and %,d grants, and one with only the caller's own grants. Both have one"
+                  + " namespace of %,d tables, 1%% of which the caller may see (every listing"
+                  + " must give exactly those). Seeding both took %.0f s.",
               AccessRealm.PRINCIPALS,
               AccessRealm.PRINCIPAL_ROLES,
               AccessRealm.CATALOG_ROLES,
               AccessRealm.GRANTS,
+              AccessRealm.TABLES,
               (System.nanoTime() - started) / 1e9));
     } catch (Exception e) {
       Progress.report("seeding the access realms failed: " + e);
@@ -202,9 +206,9 @@ public final class SideBySide {
       attempt(
           m.name(),
           name ->
-              report.add(
+              report.addAccessAtScale(
                   Comparison.of(
-                          name + ": p50 (realm at scale / empty realm)",
+                          name + ": p50",
                           "ms",
                           AccessAtScale.run(
                               name,

@@ -111,7 +111,16 @@ public final class AccessAtScale {
       Latencies bLatencies = Latencies.of(bNanos);
       String label = round == 0 ? "warm-up" : "round " + round + "/" + rounds;
       progress.accept(
-          what + ", " + label + ": " + atScale + " " + aLatencies + " | " + empty + " "
+          what
+              + ", "
+              + label
+              + ": "
+              + atScale
+              + " "
+              + aLatencies
+              + " | "
+              + empty
+              + " "
               + bLatencies);
       if (round > 0) {
         measured.add(new Round<>(aLatencies, bLatencies));

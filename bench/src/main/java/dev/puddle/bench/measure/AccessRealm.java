@@ -33,8 +33,8 @@ import org.apache.iceberg.rest.auth.OAuth2Properties;
  *
  * <p>The seeding is bulk SQL ({@code generate_series}) on the twin's PostgreSQL, with triggers and
  * foreign-key checks off for the session ({@code session_replication_role = replica}): a row
- * trigger per grant would bump the realm's access version 100,000 times. The version is bumped
- * once at the end instead, so the twin reads the new grants as it would after any change.
+ * trigger per grant would bump the realm's access version 100,000 times. The version is bumped once
+ * at the end instead, so the twin reads the new grants as it would after any change.
  */
 public final class AccessRealm {
   public static final int TABLES = 10_000;
@@ -156,16 +156,18 @@ public final class AccessRealm {
             + " 't' || lpad(i::text, 5, '0'), 'table', o.location || '_' || i, false,"
             + " o.metadata_location, o.metadata"
             + " FROM catalog_object o JOIN warehouse w ON w.id = o.warehouse_id,"
-            + " generate_series(0, " + (TABLES - 1) + ") i"
+            + " generate_series(0, "
+            + (TABLES - 1)
+            + ") i"
             + " WHERE w.realm_id = ? AND o.name = 't00000'"
-            + " AND NOT (i % " + VISIBLE_EVERY + " = 0 AND i < " + API_TABLES * VISIBLE_EVERY
+            + " AND NOT (i % "
+            + VISIBLE_EVERY
+            + " = 0 AND i < "
+            + API_TABLES * VISIBLE_EVERY
             + ")",
         realm);
     // the caller's role, its catalog role, and TABLE_WRITE_DATA on every hundredth table
-    execute(
-        connection,
-        "INSERT INTO principal_role (realm_id, name) VALUES (?, 'caller')",
-        realm);
+    execute(connection, "INSERT INTO principal_role (realm_id, name) VALUES (?, 'caller')", realm);
     execute(
         connection,
         "INSERT INTO principal_role_grant (realm_id, principal_id, principal_role_id)"
@@ -191,7 +193,11 @@ public final class AccessRealm {
             + " SELECT c.realm_id, c.id, 'table', o.id, 'TABLE_WRITE_DATA'"
             + " FROM catalog_role c JOIN catalog_object o ON o.warehouse_id = c.warehouse_id"
             + " WHERE c.realm_id = ? AND c.name = 'caller_tables'"
-            + " AND " + number("o.name", "t") + " % " + VISIBLE_EVERY + " = 0",
+            + " AND "
+            + number("o.name", "t")
+            + " % "
+            + VISIBLE_EVERY
+            + " = 0",
         realm);
     if (atScale) {
       crowd(connection, realm);
@@ -221,26 +227,36 @@ public final class AccessRealm {
         "INSERT INTO principal (realm_id, name, client_id, secret_algorithm, secret_iterations,"
             + " secret_salt, secret_hash)"
             + " SELECT ?, 'p' || i, ? || '-p' || i, 'PBKDF2WithHmacSHA256', 1, '\\x00', '\\x00'"
-            + " FROM generate_series(1, " + principals + ") i",
+            + " FROM generate_series(1, "
+            + principals
+            + ") i",
         realm,
         realm);
     execute(
         connection,
         "INSERT INTO principal_role (realm_id, name)"
-            + " SELECT ?, 'r' || i FROM generate_series(1, " + roles + ") i",
+            + " SELECT ?, 'r' || i FROM generate_series(1, "
+            + roles
+            + ") i",
         realm);
     execute(
         connection,
         "INSERT INTO catalog_role (realm_id, warehouse_id, name)"
             + " SELECT w.realm_id, w.id, 'c' || i FROM warehouse w,"
-            + " generate_series(1, " + catalogRoles + ") i WHERE w.realm_id = ?",
+            + " generate_series(1, "
+            + catalogRoles
+            + ") i WHERE w.realm_id = ?",
         realm);
     execute(
         connection,
         "INSERT INTO principal_role_grant (realm_id, principal_id, principal_role_id)"
             + " SELECT p.realm_id, p.id, r.id FROM principal p JOIN principal_role r"
             + " ON r.realm_id = p.realm_id"
-            + " AND r.name = 'r' || (1 + " + number("p.name", "p") + " % " + roles + ")"
+            + " AND r.name = 'r' || (1 + "
+            + number("p.name", "p")
+            + " % "
+            + roles
+            + ")"
             + " WHERE p.realm_id = ? AND p.name ~ '^p[0-9]+$'",
         realm);
     execute(
@@ -249,7 +265,10 @@ public final class AccessRealm {
             + " SELECT r.realm_id, r.id, c.id FROM principal_role r, generate_series(0, 4) k,"
             + " catalog_role c"
             + " WHERE r.realm_id = ? AND r.name ~ '^r[0-9]+$' AND c.realm_id = r.realm_id"
-            + " AND c.name = 'c' || (1 + (" + number("r.name", "r") + " * 5 + k) % " + catalogRoles
+            + " AND c.name = 'c' || (1 + ("
+            + number("r.name", "r")
+            + " * 5 + k) % "
+            + catalogRoles
             + ")",
         realm);
     // grant k: catalog role k mod n on table k mod 10,000; the pairs never repeat
@@ -263,9 +282,13 @@ public final class AccessRealm {
             + " INSERT INTO privilege_grant (realm_id, catalog_role_id, securable, object_id,"
             + " privilege)"
             + " SELECT ?, r.id, 'table', t.id, 'TABLE_READ_DATA'"
-            + " FROM generate_series(0, " + (grants - 1) + ") k"
-            + " JOIN roles r ON r.n = k % " + catalogRoles
-            + " JOIN tables t ON t.n = k % " + TABLES,
+            + " FROM generate_series(0, "
+            + (grants - 1)
+            + ") k"
+            + " JOIN roles r ON r.n = k % "
+            + catalogRoles
+            + " JOIN tables t ON t.n = k % "
+            + TABLES,
         realm,
         realm,
         realm);
@@ -276,7 +299,12 @@ public final class AccessRealm {
    * evaluate it on rows of other realms before their filter.
    */
   private static String number(String column, String prefix) {
-    return "(CASE WHEN " + column + " ~ '^" + prefix + "[0-9]+$' THEN substr(" + column
+    return "(CASE WHEN "
+        + column
+        + " ~ '^"
+        + prefix
+        + "[0-9]+$' THEN substr("
+        + column
         + ", 2)::int END)";
   }
 
