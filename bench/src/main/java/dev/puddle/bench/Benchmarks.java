@@ -181,6 +181,14 @@ public final class Benchmarks implements Callable<Integer> {
   Set<SideBySide.Part> only = EnumSet.allOf(SideBySide.Part.class);
 
   @Option(
+      names = "--quick",
+      description =
+          "A short run while iterating, not a record: 2 rounds of 1 s per side (3 s for commits and"
+              + " the loads' warm-up), overriding --rounds, --seconds, --commit-seconds and"
+              + " --load-warm-up-seconds.")
+  boolean quick;
+
+  @Option(
       names = "--project-dir",
       description = "The Puddle checkout (default: the one this jar was built in).")
   Path projectDirectory;
@@ -217,11 +225,18 @@ public final class Benchmarks implements Callable<Integer> {
           twinJar
               + " is missing: build it with ./mvnw -q -B -pl local,bench -am package -DskipTests");
     }
+    if (quick) {
+      rounds = 2;
+      seconds = 1;
+      commitSeconds = 3;
+      loadWarmUpSeconds = 3;
+    }
     Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     Path run = benchTarget.resolve("runs/" + started.toString().replace(':', '-'));
     Files.createDirectories(run);
     Machine machine = Machine.now();
     Report report = new Report(setup(started));
+    boolean wrongListing;
     SideBySide.Settings settings =
         new SideBySide.Settings(
             rounds,
@@ -241,7 +256,11 @@ public final class Benchmarks implements Callable<Integer> {
 
     try (Catalogs catalogs =
         Catalogs.start(twinJar, referenceConnections, pageSize, keepServerOutput, run)) {
-      new SideBySide(settings, catalogs.puddle(), catalogs.reference(), report).run();
+      SideBySide sideBySide =
+          new SideBySide(
+              settings, catalogs.twin(), catalogs.puddle(), catalogs.reference(), report);
+      sideBySide.run();
+      wrongListing = sideBySide.sawWrongListing();
       roundTrips(report, catalogs);
       if (only.contains(SideBySide.Part.COLD_INIT)) {
         coldInit(report, catalogs, project, run);
@@ -265,6 +284,10 @@ public final class Benchmarks implements Callable<Integer> {
     }
     System.out.println(markdown);
     Progress.report("written to " + results + "; logs in " + run.resolve("logs"));
+    if (wrongListing) {
+      Progress.report("FAILED: a listing gave a caller other tables than it may see");
+      return 1;
+    }
     return 0;
   }
 

@@ -1,5 +1,7 @@
 package dev.puddle.bench;
 
+import dev.puddle.bench.measure.AccessAtScale;
+import dev.puddle.bench.measure.AccessRealm;
 import dev.puddle.bench.measure.Budget;
 import dev.puddle.bench.measure.CommitRun;
 import dev.puddle.bench.measure.CommitThroughput;
@@ -17,6 +19,7 @@ import dev.puddle.bench.measure.RawCommitThroughput;
 import dev.puddle.bench.measure.ScanPlanningLatency;
 import dev.puddle.bench.measure.Tables;
 import dev.puddle.bench.measure.Trial;
+import dev.puddle.bench.process.PuddleTwin;
 import dev.puddle.bench.report.Report;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,16 +94,21 @@ public final class SideBySide {
     LISTING,
     CURVES,
     PLANNING,
+    ACCESS_SCALE,
     COLD_INIT
   }
 
   private final Settings settings;
+  private final PuddleTwin twin;
   private final Side puddle;
   private final Side reference;
   private final Report report;
+  private boolean wrongListing;
 
-  public SideBySide(Settings settings, Side puddle, Side reference, Report report) {
+  public SideBySide(
+      Settings settings, PuddleTwin twin, Side puddle, Side reference, Report report) {
     this.settings = settings;
+    this.twin = twin;
     this.puddle = puddle;
     this.reference = reference;
     this.report = report;
@@ -137,6 +145,85 @@ public final class SideBySide {
     if (settings.only().contains(Part.CURVES)) {
       curves();
     }
+    if (settings.only().contains(Part.ACCESS_SCALE)) {
+      accessAtScale();
+    }
+  }
+
+  /**
+   * The same caller's loads, raw commits and listings in a realm with 10,000 principals, 1,000
+   * principal roles, 5,000 catalog roles and 100,000 grants, and in a realm holding only the
+   * caller's own grants: Puddle against itself, so the ratio is what the crowd of access rows costs
+   * every request.
+   */
+  private void accessAtScale() {
+    AccessRealm atScale;
+    AccessRealm empty;
+    try {
+      long started = System.nanoTime();
+      Progress.report("seeding the realm at scale and the empty realm");
+      atScale =
+          AccessRealm.make(
+              twin.jdbcUrl(PuddleTwin.DATABASE), "bench_scale", puddle, twin.uri(), true);
+      empty =
+          AccessRealm.make(
+              twin.jdbcUrl(PuddleTwin.DATABASE), "bench_empty", puddle, twin.uri(), false);
+      report.accessAtScaleSetup(
+          String.format(
+              Locale.ROOT,
+              "The same caller in two realms of the twin, measured in alternation operation by"
+                  + " operation: one with %,d principals, %,d principal roles, %,d catalog roles"
+                  + " and %,d grants, and one with only the caller's own grants. Both have one"
+                  + " namespace of %,d tables, 1%% of which the caller may see (every listing"
+                  + " must give exactly those). Seeding both took %.0f s.",
+              AccessRealm.PRINCIPALS,
+              AccessRealm.PRINCIPAL_ROLES,
+              AccessRealm.CATALOG_ROLES,
+              AccessRealm.GRANTS,
+              AccessRealm.TABLES,
+              (System.nanoTime() - started) / 1e9));
+    } catch (Exception e) {
+      Progress.report("seeding the access realms failed: " + e);
+      report.failed("access at scale", e);
+      return;
+    }
+    record Measured(String name, AccessAtScale.Operation operation, Budget warmUp) {}
+    for (Measured m :
+        List.of(
+            new Measured(
+                "access at scale: loadTable", AccessAtScale.loads(), settings.loadWarmUp()),
+            new Measured(
+                "access at scale: updateTable, raw", AccessAtScale.commits(), settings.budget()),
+            new Measured(
+                String.format(
+                    Locale.ROOT,
+                    "access at scale: listTables, %,d tables, %,d visible, pages of %d",
+                    AccessRealm.TABLES,
+                    AccessRealm.visibleTables().size(),
+                    settings.pageSize()),
+                AccessAtScale.listings(),
+                settings.budget()))) {
+      attempt(
+          m.name(),
+          name ->
+              report.addAccessAtScale(
+                  Comparison.of(
+                          name + ": p50",
+                          "ms",
+                          AccessAtScale.run(
+                              name,
+                              settings.rounds(),
+                              atScale.caller(),
+                              empty.caller(),
+                              m.operation(),
+                              settings.budget(),
+                              m.warmUp(),
+                              Progress::report),
+                          Latencies::p50)
+                      .withGoal("≤ 1.2x", c -> c.medianRatio() <= 1.2)));
+    }
+    atScale.caller().close();
+    empty.caller().close();
   }
 
   /**
@@ -396,7 +483,15 @@ public final class SideBySide {
     } catch (Exception e) {
       Progress.report(name + " failed: " + e);
       report.failed(name, e);
+      if (e instanceof AccessAtScale.WrongListing) {
+        wrongListing = true;
+      }
     }
+  }
+
+  /** Whether a listing gave a caller other tables than it may see: the run must fail. */
+  public boolean sawWrongListing() {
+    return wrongListing;
   }
 
   /** One measurement, given its name. */

@@ -36,6 +36,9 @@ public final class PuddleTwin implements AutoCloseable {
 
   public static final String WAREHOUSE_LOCATION = "s3://" + BUCKET + "/" + WAREHOUSE;
 
+  /** The database of the twin's PostgreSQL that holds its catalog. */
+  public static final String DATABASE = "postgres";
+
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);

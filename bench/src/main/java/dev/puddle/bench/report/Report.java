@@ -20,6 +20,8 @@ import java.util.function.ToIntFunction;
 public final class Report {
   private final String setup;
   private final List<Comparison> comparisons = new ArrayList<>();
+  private final List<Comparison> accessAtScale = new ArrayList<>();
+  private String accessAtScaleSetup;
   private final List<CommitDetail> commits = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
@@ -54,6 +56,19 @@ public final class Report {
 
   public void add(Comparison comparison) {
     comparisons.add(comparison);
+  }
+
+  /**
+   * A comparison of Puddle with itself: a realm at scale against an empty realm, reported in a
+   * section of its own.
+   */
+  public void addAccessAtScale(Comparison comparison) {
+    accessAtScale.add(comparison);
+  }
+
+  /** How the access-at-scale realms were made, for their section. */
+  public void accessAtScaleSetup(String setup) {
+    this.accessAtScaleSetup = setup;
   }
 
   public void add(CommitDetail detail) {
@@ -123,20 +138,7 @@ public final class Report {
             + " are medians over the rounds, for scale only.\n\n");
     out.append("| measurement | Puddle / reference | spread | Puddle | reference | goal | met |\n");
     out.append("|---|---:|---:|---:|---:|---|---|\n");
-    for (Comparison c : comparisons) {
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | **%.2fx** | %.2f–%.2fx | %s | %s | %s | %s |%n",
-              c.name(),
-              c.medianRatio(),
-              c.minRatio(),
-              c.maxRatio(),
-              value(c.medianPuddle(), c.unit()),
-              value(c.medianReference(), c.unit()),
-              c.verdict().map(Comparison.Verdict::goal).orElse(""),
-              c.verdict().map(v -> v.met() ? "met" : "**not met**").orElse("")));
-    }
+    comparisons.forEach(c -> appendRow(out, c));
     if (!commits.isEmpty()) {
       out.append("\nCommits over all measured rounds: ok / failed after retries / other errors /")
           .append(" lost (seen succeed, missing from the table's snapshots) / phantoms (seen fail")
@@ -156,6 +158,7 @@ public final class Report {
       out.append('\n');
       notes.forEach(n -> out.append("- ").append(n).append('\n'));
     }
+    appendAccessAtScale(out);
     appendPuddleAlone(out);
     appendGoals(out);
     if (!failures.isEmpty()) {
@@ -163,6 +166,34 @@ public final class Report {
       failures.forEach(f -> out.append("- ").append(f).append('\n'));
     }
     return out.toString();
+  }
+
+  private void appendAccessAtScale(StringBuilder out) {
+    if (accessAtScale.isEmpty()) {
+      return;
+    }
+    out.append("\n## Access at scale: Puddle against itself\n\n");
+    if (accessAtScaleSetup != null) {
+      out.append(accessAtScaleSetup).append("\n\n");
+    }
+    out.append("| measurement | at scale / empty | spread | at scale | empty | goal | met |\n");
+    out.append("|---|---:|---:|---:|---:|---|---|\n");
+    accessAtScale.forEach(c -> appendRow(out, c));
+  }
+
+  private static void appendRow(StringBuilder out, Comparison c) {
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "| %s | **%.2fx** | %.2f–%.2fx | %s | %s | %s | %s |%n",
+            c.name(),
+            c.medianRatio(),
+            c.minRatio(),
+            c.maxRatio(),
+            value(c.medianPuddle(), c.unit()),
+            value(c.medianReference(), c.unit()),
+            c.verdict().map(Comparison.Verdict::goal).orElse(""),
+            c.verdict().map(v -> v.met() ? "met" : "**not met**").orElse("")));
   }
 
   private void appendPuddleAlone(StringBuilder out) {
@@ -250,7 +281,7 @@ public final class Report {
 
   private void appendGoals(StringBuilder out) {
     out.append("\n## Goals\n\n");
-    for (Comparison c : comparisons) {
+    for (Comparison c : concat(comparisons, accessAtScale)) {
       c.verdict()
           .ifPresent(
               v ->
@@ -287,6 +318,12 @@ public final class Report {
         count,
         String.join(
             " ", kinds.stream().map(k -> k + "=" + requests.get().getOrDefault(k, 0)).toList()));
+  }
+
+  private static List<Comparison> concat(List<Comparison> first, List<Comparison> second) {
+    List<Comparison> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
   }
 
   private static String counts(CommitDetail detail, boolean puddle) {
