@@ -16,6 +16,7 @@ import software.amazon.awscdk.services.events.Rule;
 import software.amazon.awscdk.services.events.Schedule;
 import software.amazon.awscdk.services.events.targets.LambdaFunction;
 import software.amazon.awscdk.services.iam.CompositePrincipal;
+import software.amazon.awscdk.services.iam.Effect;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.lambda.Code;
@@ -339,12 +340,22 @@ public final class PuddleStack extends Stack {
                     "s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"))
             .resources(List.of(warehouse.objects()))
             .build());
+    vending.addToPrincipalPolicy(denyControlFolder(warehouse));
     vending.addToPrincipalPolicy(
         PolicyStatement.Builder.create()
             .actions(List.of("s3:ListBucket", "s3:GetBucketLocation"))
             .resources(List.of(warehouse.bucket().getBucketArn()))
             .build());
     return vending;
+  }
+
+  /** No write or delete in the bucket's control folder, where the catalog export lives. */
+  private static PolicyStatement denyControlFolder(WarehouseBucket warehouse) {
+    return PolicyStatement.Builder.create()
+        .effect(Effect.DENY)
+        .actions(List.of("s3:PutObject", "s3:DeleteObject"))
+        .resources(List.of(warehouse.controlObjects()))
+        .build();
   }
 
   /**
@@ -411,6 +422,11 @@ public final class PuddleStack extends Stack {
                 .actions(List.of("s3:GetObject", "s3:DeleteObject"))
                 .resources(List.of(warehouse.objects()))
                 .build());
+    // the functions that delete tables' files (purge and maintenance, the signer, engines' vended
+    // role) may delete anything a table's metadata names, which the catalog keeps out of the
+    // control folder; the deny keeps the export there even from a registered table's metadata
+    role(Group.PURGE).addToPrincipalPolicy(denyControlFolder(warehouse));
+    role(Group.SIGN).addToPrincipalPolicy(denyControlFolder(warehouse));
     // the export writes under its own prefix only; the rebuild reads and lists, never writes
     role(Group.EXPORT)
         .addToPrincipalPolicy(

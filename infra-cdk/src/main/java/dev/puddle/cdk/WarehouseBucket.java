@@ -1,5 +1,6 @@
 package dev.puddle.cdk;
 
+import dev.puddle.contract.WarehouseLayout;
 import java.util.List;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
@@ -17,8 +18,6 @@ import software.constructs.Construct;
  * referenced by name (context {@code bucketName}).
  */
 final class WarehouseBucket extends Construct {
-  private static final String EXPORT_PREFIX = "_puddle/export";
-
   private final IBucket bucket;
 
   WarehouseBucket(Construct scope, String id, Settings settings) {
@@ -66,12 +65,20 @@ final class WarehouseBucket extends Construct {
 
   /** Where the catalog export writes: a control prefix no table location uses. */
   String exportLocation() {
-    return location() + "/" + EXPORT_PREFIX;
+    return location() + "/" + WarehouseLayout.EXPORT_FOLDER;
   }
 
   /** The export's objects, the only ones the export function may write. */
   String exportObjects() {
-    return bucket.arnForObjects(EXPORT_PREFIX + "/*");
+    return bucket.arnForObjects(WarehouseLayout.EXPORT_FOLDER + "/*");
+  }
+
+  /**
+   * The control folder's objects: Puddle's own, which no function deleting tables' files may
+   * delete.
+   */
+  String controlObjects() {
+    return bucket.arnForObjects(WarehouseLayout.CONTROL_FOLDER + "/*");
   }
 
   /** Every object in the bucket. */

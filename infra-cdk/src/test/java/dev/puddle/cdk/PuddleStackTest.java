@@ -182,6 +182,7 @@ class PuddleStackTest {
           // what engines do with their tables' files, on the bucket's objects and nothing more
           assertThat(
                   s.statements(s.role(group)).stream()
+                      .filter(st -> "Allow".equals(st.get("Effect")))
                       .flatMap(st -> strings(st.get("Action")).stream())
                       .filter(a -> a.startsWith("s3:"))
                       .toList())
@@ -230,15 +231,36 @@ class PuddleStackTest {
     }
   }
 
+  /** The logical id of the role engines' vended credentials are sessions of. */
+  private static String vendingRole(Synthesized s) {
+    return s.resources("AWS::IAM::Role").keySet().stream()
+        .filter(id -> id.startsWith("VendingRole"))
+        .findFirst()
+        .orElseThrow();
+  }
+
   @ParameterizedTest
   @MethodSource("profiles")
   void maintenanceDeletesOnlyWhereTablesFilesCanBeRunsOnTheSweepAndAlarmsWhenAJobFails(
       Synthesized s) {
     // purge and maintenance run in the purge function. Tables' locations lie anywhere in the
-    // warehouse's location, the bucket's root, and the bucket holds nothing of the catalog's own
-    // (its state is in PostgreSQL): its one delete is of the warehouse bucket's objects, never the
-    // bucket itself or another bucket, never by a wildcard action
+    // warehouse's location, the bucket's root, but its control folder: its one allowed delete is
+    // of the warehouse bucket's objects, never the bucket itself or another bucket, never by a
+    // wildcard action
     List<Map<String, Object>> purge = s.statements(s.role(Group.PURGE));
+    // ... except the control folder, the catalog export's, denied to every role that deletes
+    // tables' files (purge and maintenance, the signer, engines' vended role)
+    for (String role : List.of(s.role(Group.PURGE), s.role(Group.SIGN), vendingRole(s))) {
+      assertThat(s.statements(role))
+          .as(role)
+          .anySatisfy(
+              st -> {
+                assertThat(st.get("Effect")).isEqualTo("Deny");
+                assertThat(strings(st.get("Action")))
+                    .containsExactlyInAnyOrder("s3:PutObject", "s3:DeleteObject");
+                assertThat(text(st.get("Resource"))).contains("/_puddle/*");
+              });
+    }
     assertThat(s.allowing(s.role(Group.PURGE), "s3:DeleteObject"))
         .singleElement()
         .satisfies(

@@ -122,6 +122,7 @@ final class Synthesized {
   /** The statements of a role that allow an action. */
   List<Map<String, Object>> allowing(String roleId, String action) {
     return statements(roleId).stream()
+        .filter(s -> "Allow".equals(s.get("Effect")))
         .filter(s -> strings(s.get("Action")).contains(action))
         .collect(Collectors.toList());
   }

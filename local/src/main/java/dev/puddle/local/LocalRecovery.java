@@ -2,6 +2,7 @@ package dev.puddle.local;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.puddle.contract.WarehouseLayout;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.metastore.CatalogExport;
 import dev.puddle.core.metastore.CatalogRestore;
@@ -30,7 +31,8 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 public final class LocalRecovery implements AutoCloseable {
   /** Where the twin's exports live: its bucket, beside (not inside) the default warehouse. */
-  public static final String EXPORT_LOCATION = "s3://" + LocalTwin.BUCKET + "/_puddle/export";
+  public static final String EXPORT_LOCATION =
+      "s3://" + LocalTwin.BUCKET + "/" + WarehouseLayout.EXPORT_FOLDER;
 
   /** How often the twin exports the catalog, as the stack's default schedule does. */
   public static final Duration EXPORT_INTERVAL = Duration.ofHours(1);

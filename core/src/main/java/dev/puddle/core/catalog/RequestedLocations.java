@@ -1,5 +1,6 @@
 package dev.puddle.core.catalog;
 
+import dev.puddle.contract.WarehouseLayout;
 import dev.puddle.core.metastore.Locations;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.storage.S3Location;
@@ -14,9 +15,10 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * requested location (an object's {@code location}, its {@code write.*.path} properties, a
  * registered metadata file) is normalised ({@link Locations#normalize}), then must be a URI of the
  * warehouse's scheme and bucket whose key has no empty, {@code .} or {@code ..} segment: storage
- * takes such keys literally while readers resolve them, so the same name would mean two places. The
- * locations of an object that owns them (every object but a registered one) must also lie within
- * the warehouse's location.
+ * takes such keys literally while readers resolve them, so the same name would mean two places; nor
+ * may it lie in the bucket's control folder ({@link WarehouseLayout#CONTROL_FOLDER}), Puddle's own.
+ * The locations of an object that owns them (every object but a registered one) must also lie
+ * within the warehouse's location.
  */
 public final class RequestedLocations {
   /** The properties that name where a table's or view's files are written. */
@@ -94,6 +96,13 @@ public final class RequestedLocations {
     }
     int keyStart = normalized.indexOf('/', scheme.length() + 3);
     if (keyStart >= 0) {
+      String key = normalized.substring(keyStart + 1);
+      if (key.equals(WarehouseLayout.CONTROL_FOLDER)
+          || key.startsWith(WarehouseLayout.CONTROL_FOLDER + "/")) {
+        throw new BadRequestException(
+            "Invalid location %s: the bucket's %s/ folder is the catalog's own",
+            quoted(normalized), WarehouseLayout.CONTROL_FOLDER);
+      }
       for (String segment : normalized.substring(keyStart + 1).split("/", -1)) {
         if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
           throw new BadRequestException(

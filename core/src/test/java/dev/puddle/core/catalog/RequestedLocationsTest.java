@@ -34,6 +34,8 @@ class RequestedLocationsTest {
         "file:///bucket/wh/t",
         "/bucket/wh/t",
         "s3://bucket/wh/t\u0000",
+        "s3://bucket/_puddle/export/latest.json",
+        "s3://bucket/_puddle",
         ""
       })
   void unsafeLocationsAreRefused(String location) {
@@ -72,6 +74,24 @@ class RequestedLocationsTest {
             () ->
                 RequestedLocations.checkObject(WAREHOUSE, false, "s3://other/elsewhere", Map.of()))
         .isInstanceOf(BadRequestException.class);
+  }
+
+  @Test
+  void noObjectMayLieInTheBucketsControlFolderWhereTheCatalogExportLives() {
+    Warehouse atTheRoot = new Warehouse(1, "realm", "root", "s3://bucket", Map.of());
+    assertThatThrownBy(
+            () ->
+                RequestedLocations.checkObject(
+                    atTheRoot, true, "s3://bucket/_puddle/export", Map.of()))
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("_puddle/ folder is the catalog's own");
+    assertThatThrownBy(
+            () ->
+                RequestedLocations.checkObject(
+                    WAREHOUSE, false, "s3://bucket/_puddle/export/t", Map.of()))
+        .isInstanceOf(BadRequestException.class);
+    assertThatCode(() -> RequestedLocations.check(atTheRoot, "s3://bucket/_puddles/t"))
+        .doesNotThrowAnyException();
   }
 
   @Test
