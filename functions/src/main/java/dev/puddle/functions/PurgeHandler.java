@@ -2,15 +2,11 @@ package dev.puddle.functions;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.api.Deadline;
 import dev.puddle.core.purge.PurgeProcessor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.time.Duration;
-import java.util.List;
 
 /**
  * The Lambda entry point of the purge function: an SQS event of purge messages in, the messages
@@ -18,9 +14,6 @@ import java.util.List;
  * Each invocation works only as long as its remaining time allows; see {@link PurgeProcessor}.
  */
 public final class PurgeHandler implements RequestStreamHandler {
-  private static final ObjectMapper JSON =
-      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-
   /** Built in the execution environment's init phase, from its environment variables. */
   private static final class FromEnvironment {
     static final PurgeProcessor PROCESSOR = PurgeEnvironment.processor(System.getenv());
@@ -39,22 +32,11 @@ public final class PurgeHandler implements RequestStreamHandler {
   @Override
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {
-    SqsEvent event = JSON.readValue(input, SqsEvent.class);
-    Deadline deadline = Deadline.in(Duration.ofMillis(context.getRemainingTimeInMillis()));
-    JSON.writeValue(output, handle(event, deadline));
+    JobBatch.serve(processor, input, output, context);
   }
 
   /** Processes one batch by the deadline, the end of the invocation. */
   public SqsBatchResponse handle(SqsEvent event, Deadline deadline) {
-    List<PurgeProcessor.Delivery> batch =
-        event.records() == null
-            ? List.of()
-            : event.records().stream()
-                .map(m -> new PurgeProcessor.Delivery(m.messageId(), m.body(), m.receiveCount()))
-                .toList();
-    return new SqsBatchResponse(
-        processor.process(batch, deadline).stream()
-            .map(SqsBatchResponse.ItemFailure::new)
-            .toList());
+    return JobBatch.process(processor, event, deadline);
   }
 }
