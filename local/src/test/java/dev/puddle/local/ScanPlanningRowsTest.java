@@ -108,6 +108,9 @@ class ScanPlanningRowsTest {
   void theServerPlansItsOwnScans() {
     assertThat(server.loadTable(ID).getClass().getSimpleName()).isEqualTo("RESTTable");
     assertThat(client.loadTable(ID).getClass().getSimpleName()).isNotEqualTo("RESTTable");
+    // IcebergGenerics reads the tasks of the table's own scan: the server's plan, page by page
+    assertThat(server.loadTable(ID).newScan().getClass().getSimpleName())
+        .isEqualTo("RESTTableScan");
   }
 
   @Test
