@@ -226,26 +226,32 @@ public final class CatalogRestore {
     }
   }
 
-  private static boolean insertRealm(Connection connection, JsonNode row) throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement("INSERT INTO realm (id) VALUES (?) ON CONFLICT DO NOTHING")) {
-      statement.setString(1, text(row, "id"));
+  /** Runs one {@code INSERT ... ON CONFLICT DO NOTHING} of text values: whether it added a row. */
+  private static boolean insert(Connection connection, String sql, String... values)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < values.length; i++) {
+        statement.setString(i + 1, values[i]);
+      }
       return statement.executeUpdate() > 0;
     }
   }
 
+  private static boolean insertRealm(Connection connection, JsonNode row) throws SQLException {
+    return insert(
+        connection, "INSERT INTO realm (id) VALUES (?) ON CONFLICT DO NOTHING", text(row, "id"));
+  }
+
   private static boolean insertWarehouse(Connection connection, JsonNode row) throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "INSERT INTO warehouse (realm_id, name, location, properties)"
-                + " SELECT r.id, ?, ?, ?::jsonb FROM realm r WHERE r.id = ?"
-                + " ON CONFLICT (realm_id, name) DO NOTHING")) {
-      statement.setString(1, text(row, "name"));
-      statement.setString(2, text(row, "location"));
-      statement.setString(3, Json.fromMap(properties(row.path("properties"))));
-      statement.setString(4, text(row, "realm"));
-      return statement.executeUpdate() > 0;
-    }
+    return insert(
+        connection,
+        "INSERT INTO warehouse (realm_id, name, location, properties)"
+            + " SELECT r.id, ?, ?, ?::jsonb FROM realm r WHERE r.id = ?"
+            + " ON CONFLICT (realm_id, name) DO NOTHING",
+        text(row, "name"),
+        text(row, "location"),
+        Json.fromMap(properties(row.path("properties"))),
+        text(row, "realm"));
   }
 
   private static boolean insertPrincipal(Connection connection, JsonNode row) throws SQLException {
@@ -269,63 +275,55 @@ public final class CatalogRestore {
 
   private static boolean insertPrincipalRole(Connection connection, JsonNode row)
       throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "INSERT INTO principal_role (realm_id, name, properties)"
-                + " SELECT r.id, ?, ?::jsonb FROM realm r WHERE r.id = ? ON CONFLICT DO NOTHING")) {
-      statement.setString(1, text(row, "name"));
-      statement.setString(2, Json.fromMap(properties(row.path("properties"))));
-      statement.setString(3, text(row, "realm"));
-      return statement.executeUpdate() > 0;
-    }
+    return insert(
+        connection,
+        "INSERT INTO principal_role (realm_id, name, properties)"
+            + " SELECT r.id, ?, ?::jsonb FROM realm r WHERE r.id = ? ON CONFLICT DO NOTHING",
+        text(row, "name"),
+        Json.fromMap(properties(row.path("properties"))),
+        text(row, "realm"));
   }
 
   private static boolean insertPrincipalRoleGrant(Connection connection, JsonNode row)
       throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "INSERT INTO principal_role_grant (realm_id, principal_id, principal_role_id)"
-                + " SELECT p.realm_id, p.id, r.id FROM principal p JOIN principal_role r"
-                + " ON r.realm_id = p.realm_id WHERE p.realm_id = ? AND p.name = ? AND r.name = ?"
-                + " ON CONFLICT DO NOTHING")) {
-      statement.setString(1, text(row, "realm"));
-      statement.setString(2, text(row, "principal"));
-      statement.setString(3, text(row, "principalRole"));
-      return statement.executeUpdate() > 0;
-    }
+    return insert(
+        connection,
+        "INSERT INTO principal_role_grant (realm_id, principal_id, principal_role_id)"
+            + " SELECT p.realm_id, p.id, r.id FROM principal p JOIN principal_role r"
+            + " ON r.realm_id = p.realm_id WHERE p.realm_id = ? AND p.name = ? AND r.name = ?"
+            + " ON CONFLICT DO NOTHING",
+        text(row, "realm"),
+        text(row, "principal"),
+        text(row, "principalRole"));
   }
 
   private static boolean insertCatalogRole(Connection connection, JsonNode row)
       throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "INSERT INTO catalog_role (realm_id, warehouse_id, name, properties)"
-                + " SELECT w.realm_id, w.id, ?, ?::jsonb FROM warehouse w"
-                + " WHERE w.realm_id = ? AND w.name = ? ON CONFLICT DO NOTHING")) {
-      statement.setString(1, text(row, "name"));
-      statement.setString(2, Json.fromMap(properties(row.path("properties"))));
-      statement.setString(3, text(row, "realm"));
-      statement.setString(4, text(row, "warehouse"));
-      return statement.executeUpdate() > 0;
-    }
+    return insert(
+        connection,
+        "INSERT INTO catalog_role (realm_id, warehouse_id, name, properties)"
+            + " SELECT w.realm_id, w.id, ?, ?::jsonb FROM warehouse w"
+            + " WHERE w.realm_id = ? AND w.name = ? ON CONFLICT DO NOTHING",
+        text(row, "name"),
+        Json.fromMap(properties(row.path("properties"))),
+        text(row, "realm"),
+        text(row, "warehouse"));
   }
 
   private static boolean insertCatalogRoleGrant(Connection connection, JsonNode row)
       throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "INSERT INTO catalog_role_grant (realm_id, principal_role_id, catalog_role_id)"
-                + " SELECT r.realm_id, r.id, c.id FROM principal_role r"
-                + " JOIN warehouse w ON w.realm_id = r.realm_id"
-                + " JOIN catalog_role c ON c.warehouse_id = w.id"
-                + " WHERE r.realm_id = ? AND r.name = ? AND w.name = ? AND c.name = ?"
-                + " ON CONFLICT DO NOTHING")) {
-      statement.setString(1, text(row, "realm"));
-      statement.setString(2, text(row, "principalRole"));
-      statement.setString(3, text(row, "warehouse"));
-      statement.setString(4, text(row, "catalogRole"));
-      return statement.executeUpdate() > 0;
-    }
+    return insert(
+        connection,
+        "INSERT INTO catalog_role_grant (realm_id, principal_role_id, catalog_role_id)"
+            + " SELECT r.realm_id, r.id, c.id FROM principal_role r"
+            + " JOIN warehouse w ON w.realm_id = r.realm_id"
+            + " JOIN catalog_role c ON c.warehouse_id = w.id"
+            + " WHERE r.realm_id = ? AND r.name = ? AND w.name = ? AND c.name = ?"
+            + " ON CONFLICT DO NOTHING",
+        text(row, "realm"),
+        text(row, "principalRole"),
+        text(row, "warehouse"),
+        text(row, "catalogRole"));
   }
 
   private static boolean insertPrivilege(Connection connection, JsonNode row) throws SQLException {
