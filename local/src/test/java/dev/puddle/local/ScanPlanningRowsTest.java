@@ -40,10 +40,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Server-side scan planning read through: the rows an engine reads from the tasks the catalog plans
- * are the rows it reads when it plans for itself, and the rows that were written, minus the
- * deleted ones. Unlike {@link ScanPlanningTest}, whose files are metadata only, these data and
- * delete files are real Avro files, so a wrong residual, a lost delete file or a task of the wrong
- * snapshot changes the rows read, not just the plan.
+ * are the rows it reads when it plans for itself, and the rows that were written, minus the deleted
+ * ones. Unlike {@link ScanPlanningTest}, whose files are metadata only, these data and delete files
+ * are real Avro files, so a wrong residual, a lost delete file or a task of the wrong snapshot
+ * changes the rows read, not just the plan.
  */
 // GenericAppenderFactory is deprecated in Iceberg 1.11 but still the shortest way to write
 // data, position delete and equality delete files of one spec with the generic writers
@@ -123,8 +123,7 @@ class ScanPlanningRowsTest {
   void aFilterWithAResidualIsAppliedToTheRows() {
     // the partition filter prunes b and c; amount > 30 is left as a residual on the files of a
     Expression filter =
-        Expressions.and(
-            Expressions.equal("category", "a"), Expressions.greaterThan("amount", 30L));
+        Expressions.and(Expressions.equal("category", "a"), Expressions.greaterThan("amount", 30L));
     assertSameRows(null, filter, id -> id > 3 && (id <= 5 || id >= 16), "id", "amount");
     // a residual on a column of data alone, across every partition, with the deletes
     assertSameRows(
