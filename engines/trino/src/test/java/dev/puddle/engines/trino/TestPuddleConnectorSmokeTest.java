@@ -128,15 +128,15 @@ class TestPuddleConnectorSmokeTest extends BaseIcebergConnectorSmokeTest {
   @Override
   public void testRegisterTableWithDroppedTable() {
     abort(
-        "On purpose: Puddle purges a dropped table asynchronously (README 'Drop with purge'), so"
+        "On purpose: Puddle purges a dropped table asynchronously (docs/purge.md), so"
             + " register_table on its location right after DROP TABLE finds its metadata and"
             + " succeeds (the purge then stops), where the suite expects the files already gone");
   }
 
   /*
    * Trino's drop tests damage a table, drop it, and expect its location to be empty right after
-   * the DROP. Puddle deletes a dropped table's files asynchronously, in a purge job (README, "Drop
-   * with purge"), so these versions wait for that job to end, then expect the same.
+   * the DROP. Puddle deletes a dropped table's files asynchronously, in a purge job
+   * (docs/purge.md), so these versions wait for that job to end, then expect the same.
    */
 
   @Test
