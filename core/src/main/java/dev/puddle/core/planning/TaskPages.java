@@ -12,7 +12,8 @@ import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
  * A plan's file scan tasks cut into pages, each the body of one {@code fetchScanTasks} response as
  * iceberg-core's serializers write it: the page's tasks and the delete files they reference. A page
  * holds at most {@code tasksPerPage} tasks and {@code maxPageBytes} characters of JSON, so that
- * every response stays well within Lambda's 6 MB, storage credentials and all.
+ * every response stays well within Lambda's 6 MB, storage credentials and all. Its delete file
+ * references are {@link DeleteFileReferences#corrected corrected}.
  */
 public final class TaskPages {
   /** A page: its tasks and their JSON. */
@@ -38,12 +39,14 @@ public final class TaskPages {
       Function<Object, String> write) {
     List<Page> pages = new ArrayList<>();
     Function<List<FileScanTask>, String> page =
-        slice ->
-            write.apply(
-                FetchScanTasksResponse.builder()
-                    .withFileScanTasks(slice)
-                    .withSpecsById(specs)
-                    .build());
+        slice -> {
+          FetchScanTasksResponse response =
+              FetchScanTasksResponse.builder()
+                  .withFileScanTasks(slice)
+                  .withSpecsById(specs)
+                  .build();
+          return DeleteFileReferences.corrected(write.apply(response), response);
+        };
     if (tasks.isEmpty()) {
       pages.add(new Page(List.of(), page.apply(List.of())));
     }

@@ -6,6 +6,7 @@ import dev.puddle.core.api.Response;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.ScanPlans;
+import dev.puddle.core.planning.DeleteFileReferences;
 import dev.puddle.core.planning.PlanningOutbox;
 import dev.puddle.core.planning.PlanningSettings;
 import dev.puddle.core.planning.ScanPlanner;
@@ -116,7 +117,8 @@ final class PlanningEndpoints {
           .withPlanId(id.toString())
           .withPlanTasks(planTasks(id, IntStream.range(1, pages.size()).boxed().toList()));
     }
-    return Response.json(200, RestJson.write(response.build()));
+    PlanTableScanResponse built = response.build();
+    return Response.json(200, DeleteFileReferences.corrected(RestJson.write(built), built));
   }
 
   /**

@@ -3,13 +3,16 @@ package dev.puddle.core.planning;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.core.rest.RestJson;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.BaseFileScanTask;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
@@ -17,8 +20,11 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.ResidualEvaluator;
+import org.apache.iceberg.rest.PlanStatus;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
+import org.apache.iceberg.rest.responses.PlanTableScanResponse;
+import org.apache.iceberg.rest.responses.PlanTableScanResponseParser;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.JsonUtil;
 import org.junit.jupiter.api.Test;
@@ -67,6 +73,59 @@ class TaskPagesTest {
   void aTaskLargerThanAPageIsAPageOfItsOwn() {
     TaskPages pages = TaskPages.of(tasks(3), SPECS, 10, 10, RestJson::write);
     assertThat(pages.pages()).extracting(page -> page.tasks().size()).containsExactly(1, 1, 1);
+  }
+
+  @Test
+  @SuppressWarnings(
+      "deprecation") // serializing file scan tasks needs the specs (iceberg-core 1.11)
+  void deletionVectorsInOnePuffinFileEachReferenceTheirOwnDataFile() throws IOException {
+    // engines write the vectors of many data files as blobs of one Puffin file
+    List<FileScanTask> tasks = new ArrayList<>();
+    for (FileScanTask task : tasks(3)) {
+      DeleteFile vector =
+          FileMetadata.deleteFileBuilder(SPEC)
+              .ofPositionDeletes()
+              .withFormat(FileFormat.PUFFIN)
+              .withPath("s3://bucket/t/data/vectors.puffin")
+              .withFileSizeInBytes(1024)
+              .withRecordCount(1)
+              .withReferencedDataFile(task.file().location())
+              .withContentOffset(4 + 100L * tasks.size())
+              .withContentSizeInBytes(60)
+              .build();
+      tasks.add(
+          new BaseFileScanTask(
+              (DataFile) task.file(),
+              new DeleteFile[] {vector},
+              SchemaParser.toJson(SCHEMA),
+              PartitionSpecParser.toJson(SPEC),
+              ResidualEvaluator.of(SPEC, Expressions.alwaysTrue(), true)));
+    }
+
+    TaskPages pages = TaskPages.of(tasks, SPECS, 10, 1_000_000, RestJson::write);
+    assertThat(parse(pages.pages().get(0).json()).fileScanTasks())
+        .hasSize(3)
+        .allSatisfy(
+            task ->
+                assertThat(task.deletes())
+                    .singleElement()
+                    .extracting(DeleteFile::referencedDataFile)
+                    .isEqualTo(task.file().location()));
+    // the first page a planTableScan response holds itself, corrected the same way
+    PlanTableScanResponse response =
+        PlanTableScanResponse.builder()
+            .withPlanStatus(PlanStatus.COMPLETED)
+            .withSpecsById(SPECS)
+            .withFileScanTasks(tasks)
+            .build();
+    String json = DeleteFileReferences.corrected(RestJson.write(response), response);
+    assertThat(
+            PlanTableScanResponseParser.fromJson(JsonUtil.mapper().readTree(json), SPECS, true)
+                .fileScanTasks())
+        .allSatisfy(
+            task ->
+                assertThat(task.deletes().getFirst().referencedDataFile())
+                    .isEqualTo(task.file().location()));
   }
 
   @SuppressWarnings(
