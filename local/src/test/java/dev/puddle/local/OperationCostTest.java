@@ -183,25 +183,31 @@ class OperationCostTest {
       // those roles' grants. Authorization costs that one statement and nothing else; a load
       // reads its table's row in the same statement.
       //
-      // createTable: 1 S3 PUT (v0 metadata.json) and no reads. Its SQL, in order:
+      // createTable: 1 S3 PUT (v0 metadata.json, uploading while the transaction's statements
+      // run) and no reads. Seven SQL statements, eight round trips:
       //  1. SELECT * FROM caller_access(…) (the caller's access)
       //  2. SELECT catalog_object … (does the table exist? BaseMetastoreCatalog's create check)
       //  3. SELECT namespace location (the default table location lies under it)
-      //  in one transaction (CatalogObjects.create):
+      //  in one transaction (CatalogObjects.create, 1 COMMIT once the file is written):
       //  4. SELECT 1 (sent together with BEGIN: finds a kept connection broken before any work;
       //     no SET, which would pin the session in RDS Proxy)
-      //  5. SELECT namespace id
-      //  6. SELECT pg_advisory_xact_lock (the warehouse's location lock)
-      //  7. SELECT the first location that overlaps the new one: of a table or view, of one
-      //     dropped and kept for undrop, of a namespace (one statement, UNION ALL)
-      //  8. INSERT INTO catalog_object
-      //  9. WITH feed_lock … INSERT INTO catalog_event (the change's event, under its feed's lock)
+      //  5. SELECT pg_advisory_xact_lock (the warehouse's location lock, in a statement of its
+      //     own: the next statement's snapshot then sees every create that held it before)
+      //  6. WITH ns AS (the namespace id), conflict AS (the first location that overlaps the new
+      //     one: of a table or view, of one dropped and kept for undrop, of a namespace; UNION
+      //     ALL), inserted AS (INSERT INTO catalog_object … unless no namespace or a conflict)
+      //  7. WITH feed_lock … INSERT INTO catalog_event (the change's event, under its feed's lock)
       assertThat(create.s3Kinds()).as(create.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
-      assertThat(create.sql()).as(create.describe()).hasSize(9);
-      assertThat(create.sql().get(6)).contains("UNION ALL");
-      assertThat(create.sql().get(8)).startsWith("WITH feed_lock");
+      assertThat(create.sql()).as(create.describe()).hasSize(7);
       assertThat(create.sql().get(0)).contains("FROM caller_access(");
       assertThat(create.sql().get(3)).isEqualTo("SELECT 1");
+      assertThat(create.sql().get(4)).contains("pg_advisory_xact_lock");
+      assertThat(create.sql().get(5))
+          .startsWith("WITH ns AS")
+          .contains("UNION ALL")
+          .contains("INSERT INTO catalog_object");
+      assertThat(create.sql().get(6)).startsWith("WITH feed_lock");
+      assertThat(create.roundTrips()).isEqualTo(8);
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
 
       // loadTable: PostgreSQL only, one statement: the caller's access and the table's row,

@@ -15,6 +15,7 @@ public final class RequestScope {
   private final RequestStats stats = new RequestStats();
   private String realm;
   private String principal;
+  private Runnable afterEventsCommitted = () -> {};
 
   public RequestScope(Deadline deadline) {
     this.deadline = deadline;
@@ -58,6 +59,19 @@ public final class RequestScope {
   /** The realm the request's token is bound to; null unless it was authenticated. */
   public String realm() {
     return realm;
+  }
+
+  /**
+   * What to do each time a transaction of the request has committed change events: tell the relay
+   * (the last action given replaces the ones before).
+   */
+  public void afterEventsCommitted(Runnable action) {
+    this.afterEventsCommitted = action;
+  }
+
+  /** A transaction of the request has committed change events. */
+  public void eventsCommitted() {
+    afterEventsCommitted.run();
   }
 
   /** The principal the request's token names; null unless it was authenticated. */

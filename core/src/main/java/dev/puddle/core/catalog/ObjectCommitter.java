@@ -90,16 +90,22 @@ final class ObjectCommitter {
       String metadataJson,
       ChangeEvent event) {
     return current == null
-        ? create(location, !registering, metadataLocation, metadataJson, event)
+        ? create(location, !registering, metadataLocation, metadataJson, event, null)
         : swap(current, location, metadataLocation, metadataJson, event);
   }
 
-  private CatalogObject create(
+  /**
+   * Creates the object with {@code metadataLocation} as its current metadata, recording {@code
+   * event}; {@code upload}, if not null, is writing that file meanwhile, and the create commits
+   * only once it is written. Returns the new row.
+   */
+  CatalogObject create(
       String location,
       boolean ownsLocation,
       String metadataLocation,
       String metadataJson,
-      ChangeEvent event) {
+      ChangeEvent event,
+      MetadataUpload upload) {
     CatalogObject row =
         new CatalogObject(
             UUID.randomUUID(),
@@ -110,11 +116,14 @@ final class ObjectCommitter {
             metadataLocation,
             metadataJson);
     try {
-      objects.create(warehouse, row, event, change);
+      objects.create(warehouse, row, event, upload == null ? () -> {} : upload::await, change);
       return row;
     } catch (CommitStateUnknownException e) {
       throw e; // the row may exist: keep its metadata file
     } catch (RuntimeException e) {
+      if (upload != null) {
+        upload.awaitQuietly(); // a delete must not overtake the write
+      }
       if (ownsLocation) {
         deleteQuietly(metadataLocation); // a registered object's file is not ours to delete
       }

@@ -304,11 +304,29 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
         });
   }
 
+  /**
+   * Creates the table: its first metadata file, named and written by iceberg-core into memory,
+   * uploads while the create's statements run, and the create commits once it is written. A
+   * registered table's metadata file already exists and was placed by someone else.
+   */
   private void create(TableMetadata metadata) {
-    // a registered table's metadata file already exists and was placed by someone else
     boolean registering = metadata.metadataFileLocation() != null;
     checkLocations(null, registering, metadata);
-    String metadataLocation = writeNewMetadataIfRequired(true, metadata);
+    String metadataLocation;
+    MetadataUpload upload = null;
+    if (registering) {
+      metadataLocation = writeNewMetadataIfRequired(true, metadata);
+    } else {
+      staging = new StagingFileIO();
+      byte[] bytes;
+      try {
+        metadataLocation = writeNewMetadataIfRequired(true, metadata);
+        bytes = staging.written(metadataLocation);
+      } finally {
+        staging = null;
+      }
+      upload = MetadataUpload.start(io, metadataLocation, bytes);
+    }
     String json = TableMetadataParser.toJson(metadata);
     committedJson.put(metadataLocation, json);
     ChangeEvent event =
@@ -316,7 +334,7 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
             ? CatalogEvents.registerTable(warehouse, identifier, metadata, metadataLocation)
             : CatalogEvents.createTable(warehouse, identifier, metadata, metadataLocation);
     keepCommitted(
-        committer.commit(null, registering, metadata.location(), metadataLocation, json, event),
+        committer.create(metadata.location(), !registering, metadataLocation, json, event, upload),
         metadata);
   }
 }

@@ -167,54 +167,105 @@ public final class CatalogObjects {
    * overlaps under the warehouse's location lock.
    */
   public void create(Warehouse warehouse, CatalogObject object, ChangeEvent event, Change change) {
+    create(warehouse, object, event, () -> {}, change);
+  }
+
+  /**
+   * {@link #create(Warehouse, CatalogObject, ChangeEvent, Change)}, running {@code beforeCommit}
+   * after the statements and before COMMIT: a create waits there for its metadata file's upload.
+   */
+  public void create(
+      Warehouse warehouse,
+      CatalogObject object,
+      ChangeEvent event,
+      Runnable beforeCommit,
+      Change change) {
     database.transaction(
         change,
         (connection, events) -> {
           insert(connection, warehouse, object);
           events.add(event);
+          beforeCommit.run();
           return null;
         });
   }
 
+  /**
+   * Inserts the object's row, or throws: no such namespace, the name taken, or (for an object that
+   * owns its location) the location overlapping another. An owned location takes the warehouse's
+   * location lock in a statement of its own first, so that the overlap check, made in the insert's
+   * statement, reads a snapshot taken once the lock is held: every create that took the lock before
+   * has committed or rolled back by then, and is seen. So a create costs two statements, the lock
+   * and the insert, or one without a location of its own.
+   */
   static void insert(Connection connection, Warehouse warehouse, CatalogObject object)
       throws SQLException {
     TableIdentifier identifier = object.identifier();
-    long namespaceId =
-        Namespaces.id(connection, warehouse.id(), identifier.namespace(), false)
-            .orElseThrow(
-                () ->
-                    new NoSuchNamespaceException(
-                        "Namespace does not exist: %s", identifier.namespace()));
+    String location = Locations.normalize(object.location());
     if (object.ownsLocation()) {
       Locations.lock(connection, warehouse.id());
-      Locations.checkObjectLocation(connection, warehouse.id(), object.id(), object.location());
     }
+    // the namespace's id, the first overlapping location (none unless owned), and whether the row
+    // went in: the insert is made only if the namespace exists and nothing overlaps
+    String conflicts =
+        object.ownsLocation()
+            ? Locations.OBJECT_LOCATION_CONFLICT
+            : "SELECT NULL::integer AS what, NULL::text AS location WHERE false";
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "INSERT INTO catalog_object (id, warehouse_id, namespace_id, name, kind, location,"
-                + " owns_location, metadata_location, metadata)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                + " ON CONFLICT (namespace_id, name) DO NOTHING")) {
-      statement.setObject(1, object.id());
-      statement.setLong(2, warehouse.id());
-      statement.setLong(3, namespaceId);
-      statement.setString(4, identifier.name());
-      statement.setString(5, object.kind().sql());
-      statement.setString(6, Locations.normalize(object.location()));
-      statement.setBoolean(7, object.ownsLocation());
-      statement.setString(8, object.metadataLocation());
-      statement.setString(9, object.metadataJson());
-      if (statement.executeUpdate() == 0) {
-        Kind existing =
-            find(connection, warehouse, identifier, false).map(CatalogObject::kind).orElse(null);
-        throw alreadyExists(object.kind(), existing, identifier);
+            "WITH ns AS (SELECT id FROM namespace WHERE warehouse_id = ? AND levels = ?),"
+                + " conflict AS ("
+                + conflicts
+                + "), inserted AS (INSERT INTO catalog_object (id, warehouse_id, namespace_id,"
+                + " name, kind, location, owns_location, metadata_location, metadata)"
+                + " SELECT ?::uuid, ?::bigint, ns.id, ?::text, ?::text, ?::text, ?::boolean,"
+                + " ?::text, ?::text FROM ns WHERE NOT EXISTS (SELECT 1 FROM conflict)"
+                + " ON CONFLICT (namespace_id, name) DO NOTHING RETURNING 1)"
+                + " SELECT (SELECT id FROM ns), (SELECT what FROM conflict),"
+                + " (SELECT location FROM conflict), (SELECT count(*) FROM inserted)")) {
+      int p = 1;
+      statement.setLong(p++, warehouse.id());
+      statement.setArray(p++, Namespaces.levels(connection, identifier.namespace()));
+      if (object.ownsLocation()) {
+        p =
+            Locations.bindObjectLocationConflict(
+                connection, statement, p, warehouse.id(), object.id(), location);
+      }
+      statement.setObject(p++, object.id());
+      statement.setLong(p++, warehouse.id());
+      statement.setString(p++, identifier.name());
+      statement.setString(p++, object.kind().sql());
+      statement.setString(p++, location);
+      statement.setBoolean(p++, object.ownsLocation());
+      statement.setString(p++, object.metadataLocation());
+      statement.setString(p, object.metadataJson());
+      try (ResultSet rs = statement.executeQuery()) {
+        rs.next();
+        rs.getLong(1);
+        if (rs.wasNull()) {
+          throw noSuchNamespace(identifier);
+        }
+        int what = rs.getInt(2);
+        if (!rs.wasNull()) {
+          throw Locations.objectLocationConflict(location, what, rs.getString(3));
+        }
+        if (rs.getLong(4) == 0) {
+          Kind existing =
+              find(connection, warehouse, identifier, false).map(CatalogObject::kind).orElse(null);
+          throw alreadyExists(object.kind(), existing, identifier);
+        }
       }
     } catch (SQLException e) {
       if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
-        throw new NoSuchNamespaceException("Namespace does not exist: %s", identifier.namespace());
+        // the namespace was dropped after the statement read it
+        throw noSuchNamespace(identifier);
       }
       throw e;
     }
+  }
+
+  private static NoSuchNamespaceException noSuchNamespace(TableIdentifier identifier) {
+    return new NoSuchNamespaceException("Namespace does not exist: %s", identifier.namespace());
   }
 
   static AlreadyExistsException alreadyExists(

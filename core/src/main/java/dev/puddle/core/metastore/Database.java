@@ -118,18 +118,26 @@ public final class Database implements AutoCloseable {
    * {@link #transaction(Work)} for a change of the catalog: after the work and before the commit,
    * the events it recorded are written ({@link EventStore#insert}) and then the {@code change}'s
    * idempotency mark, the record that a keyed request took effect. Events of a transaction that
-   * rolls back are never written.
+   * rolls back are never written; once a transaction's events are committed, the request's scope
+   * hears of it ({@link RequestScope#eventsCommitted}).
    */
   public <T> T transaction(Change change, ChangeWork<T> work) {
-    return run(
-        connection -> {
-          ChangeEvents events = new ChangeEvents();
-          T result = work.run(connection, events);
-          EventStore.insert(connection, change, events.list());
-          change.mark().write(connection);
-          return result;
-        },
-        Mode.TRANSACTION);
+    boolean[] wroteEvents = {false};
+    T result =
+        run(
+            connection -> {
+              ChangeEvents events = new ChangeEvents();
+              T done = work.run(connection, events);
+              EventStore.insert(connection, change, events.list());
+              change.mark().write(connection);
+              wroteEvents[0] = !events.list().isEmpty();
+              return done;
+            },
+            Mode.TRANSACTION);
+    if (wroteEvents[0]) {
+      RequestScope.current().eventsCommitted();
+    }
+    return result;
   }
 
   private <T> T run(Work<T> work, Mode mode) {

@@ -64,47 +64,78 @@ public final class Locations {
     void bind(PreparedStatement statement) throws SQLException;
   }
 
+  private static final String OVERLAPS_OBJECT =
+      " WHERE warehouse_id = ? AND owns_location AND id <> ?"
+          + " AND (location = ANY (?) OR location LIKE ? ESCAPE '\\') LIMIT 1)";
+
+  /**
+   * The query of the first location an object location would conflict with, as {@code what} (1: a
+   * table or view, 2: one dropped and kept for undrop, 3: a namespace) and {@code location}: one
+   * statement, the first conflict of each kind. Its parameters are bound by {@link
+   * #bindObjectLocationConflict}; run it under {@link #lock}, in a statement that began after the
+   * lock was taken.
+   */
+  static final String OBJECT_LOCATION_CONFLICT =
+      "(SELECT 1 AS what, location FROM catalog_object"
+          + OVERLAPS_OBJECT
+          + " UNION ALL (SELECT 2, location FROM "
+          + DROPPED
+          + OVERLAPS_OBJECT
+          + " UNION ALL (SELECT 3, location FROM namespace WHERE warehouse_id = ?"
+          + " AND (location = ? OR location LIKE ? ESCAPE '\\') LIMIT 1)"
+          + " ORDER BY what LIMIT 1";
+
+  /**
+   * Binds {@link #OBJECT_LOCATION_CONFLICT}'s parameters from {@code first} on, for the normalized
+   * {@code location} of object {@code self}; returns the next parameter's index.
+   */
+  static int bindObjectLocationConflict(
+      Connection connection,
+      PreparedStatement statement,
+      int first,
+      long warehouseId,
+      UUID self,
+      String location)
+      throws SQLException {
+    String below = likeBelow(location);
+    Array ancestors = ancestorsArray(connection, location);
+    int p = first;
+    for (int objects = 0; objects < 2; objects++) {
+      statement.setLong(p++, warehouseId);
+      statement.setObject(p++, self);
+      statement.setArray(p++, ancestors);
+      statement.setString(p++, below);
+    }
+    statement.setLong(p++, warehouseId);
+    statement.setString(p++, location);
+    statement.setString(p++, below);
+    return p;
+  }
+
+  /** The refusal of {@code location} for the conflict {@link #OBJECT_LOCATION_CONFLICT} found. */
+  static BadRequestException objectLocationConflict(String location, int what, String existing) {
+    return overlaps(
+        location,
+        existing,
+        switch (what) {
+          case 1 -> "table or view";
+          case 2 -> DROPPED_WHAT;
+          default -> "namespace";
+        });
+  }
+
   /**
    * Fails if an object location would overlap another object (other than {@code self}), live or
-   * kept for undrop, or contain a namespace location: one statement, the first conflict of each
-   * kind. Call under {@link #lock}.
+   * kept for undrop, or contain a namespace location. Call under {@link #lock}.
    */
   static void checkObjectLocation(
       Connection connection, long warehouseId, UUID self, String location) throws SQLException {
     String normalized = normalize(location);
-    String overlapsObject =
-        " WHERE warehouse_id = ? AND owns_location AND id <> ?"
-            + " AND (location = ANY (?) OR location LIKE ? ESCAPE '\\') LIMIT 1)";
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "(SELECT 1 AS what, location FROM catalog_object"
-                + overlapsObject
-                + " UNION ALL (SELECT 2, location FROM "
-                + DROPPED
-                + overlapsObject
-                + " UNION ALL (SELECT 3, location FROM namespace WHERE warehouse_id = ?"
-                + " AND (location = ? OR location LIKE ? ESCAPE '\\') LIMIT 1)"
-                + " ORDER BY what LIMIT 1")) {
-      String below = likeBelow(normalized);
-      int p = 1;
-      for (int objects = 0; objects < 2; objects++) {
-        statement.setLong(p++, warehouseId);
-        statement.setObject(p++, self);
-        statement.setArray(p++, ancestorsArray(connection, normalized));
-        statement.setString(p++, below);
-      }
-      statement.setLong(p++, warehouseId);
-      statement.setString(p++, normalized);
-      statement.setString(p, below);
+    try (PreparedStatement statement = connection.prepareStatement(OBJECT_LOCATION_CONFLICT)) {
+      bindObjectLocationConflict(connection, statement, 1, warehouseId, self, normalized);
       try (ResultSet rs = statement.executeQuery()) {
         if (rs.next()) {
-          String what =
-              switch (rs.getInt(1)) {
-                case 1 -> "table or view";
-                case 2 -> DROPPED_WHAT;
-                default -> "namespace";
-              };
-          throw overlaps(normalized, rs.getString(2), what);
+          throw objectLocationConflict(normalized, rs.getInt(1), rs.getString(2));
         }
       }
     }

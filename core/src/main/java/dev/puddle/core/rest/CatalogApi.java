@@ -54,8 +54,6 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The Iceberg REST catalog over one metastore and one storage: turns a {@link Request} into a
@@ -71,7 +69,6 @@ import org.slf4j.LoggerFactory;
  * the one place that wires a catalog, for the functions, the local twin and the tests alike.
  */
 public final class CatalogApi {
-  private static final Logger LOG = LoggerFactory.getLogger(CatalogApi.class);
 
   /**
    * Who the catalog serves: the realm requests are logged under until their token names one, and
@@ -344,12 +341,17 @@ public final class CatalogApi {
             return ErrorMapper.toResponse(e);
           }
         };
-    Response response =
-        idempotency != null && IdempotentRequests.applies(request)
-            ? idempotency.handle(caller, request, perform)
-            : perform.apply(IdempotencyMark.NONE);
-    nudgeRelay(request, response);
-    return delegation == null ? response : credentialEndpoints.attach(delegation, response);
+    RelayNudges nudges = new RelayNudges(eventRelayQueue, RequestScope.current().deadline());
+    RequestScope.current().afterEventsCommitted(nudges::start);
+    try {
+      Response response =
+          idempotency != null && IdempotentRequests.applies(request)
+              ? idempotency.handle(caller, request, perform)
+              : perform.apply(IdempotencyMark.NONE);
+      return delegation == null ? response : credentialEndpoints.attach(delegation, response);
+    } finally {
+      nudges.await();
+    }
   }
 
   /** The read of the table's row the access check makes for a load, a commit or a signing. */
@@ -382,26 +384,6 @@ public final class CatalogApi {
             : new NoSuchTableException("Table does not exist: %s", name);
       }
       throw refused;
-    }
-  }
-
-  /**
-   * After a change that succeeded, and so committed its events, tells the relay there is work. A
-   * failed nudge costs the request nothing: the events are in the feed, and the sweep nudges.
-   */
-  private void nudgeRelay(Request request, Response response) {
-    FunctionGroup group = request.route().group();
-    boolean changed =
-        (group == FunctionGroup.WRITE || group == FunctionGroup.ADMIN)
-            && !"GET".equals(request.route().method())
-            && request.route() != Route.REPORT_METRICS
-            && response.status() < 300;
-    if (eventRelayQueue != null && changed) {
-      try {
-        eventRelayQueue.nudge();
-      } catch (RuntimeException e) {
-        LOG.warn("Could not nudge the event relay; the sweep will: {}", e.toString());
-      }
     }
   }
 
