@@ -127,10 +127,11 @@ public final class Benchmarks implements Callable<Integer> {
 
   @Option(
       names = "--planning-files",
+      split = ",",
       description =
-          "Data files of the table whose scans are planned, 100 to a manifest (default:"
+          "Data files of the tables whose scans are planned, 100 to a manifest (default:"
               + " ${DEFAULT-VALUE}).")
-  int planningFiles = 10_000;
+  List<Integer> planningFiles = List.of(10_000, 100_000);
 
   @Option(
       names = "--snapshot-curve",

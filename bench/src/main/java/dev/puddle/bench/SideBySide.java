@@ -19,8 +19,10 @@ import dev.puddle.bench.measure.RawCommitThroughput;
 import dev.puddle.bench.measure.ScanPlanningLatency;
 import dev.puddle.bench.measure.Tables;
 import dev.puddle.bench.measure.Trial;
+import dev.puddle.bench.measure.TwinHeap;
 import dev.puddle.bench.process.PuddleTwin;
 import dev.puddle.bench.report.Report;
+import dev.puddle.core.planning.PlanningSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,10 +45,12 @@ public final class SideBySide {
   private static final Namespace COMMITS = Namespace.of("commits");
   private static final Namespace LISTING = Namespace.of("listing");
   private static final TableIdentifier MANY_SNAPSHOTS = TableIdentifier.of(BENCH, "many_snapshots");
-  private static final TableIdentifier MANY_FILES = TableIdentifier.of(BENCH, "many_files");
 
-  /** Data files per manifest of the table whose scans are planned: one append each. */
+  /** Data files per manifest of the tables whose scans are planned. */
   private static final int FILES_PER_MANIFEST = 100;
+
+  /** The data files up to which the twin's default warehouse plans a scan within its request. */
+  private static final long PLANNED_IN_REQUEST = PlanningSettings.DEFAULT_ASYNC_DATA_FILES;
 
   private static final Duration POPULATE_TIMEOUT = Duration.ofMinutes(30);
 
@@ -63,7 +67,7 @@ public final class SideBySide {
    * @param pageSize the clients' page size, for the report
    * @param createClients concurrent clients creating the listed tables
    * @param writers the numbers of concurrent writers to commit with
-   * @param planningFiles data files of the table whose scans are planned
+   * @param planningFiles data files of each table whose scans are planned
    * @param snapshotCurve the snapshot counts of the tables whose loads make the scale curve
    * @param tableCurve the table counts of the namespaces whose listings make the scale curve
    * @param only the measurements to run
@@ -79,7 +83,7 @@ public final class SideBySide {
       int pageSize,
       int createClients,
       List<Integer> writers,
-      int planningFiles,
+      List<Integer> planningFiles,
       List<Integer> snapshotCurve,
       List<Integer> tableCurve,
       Set<Part> only) {}
@@ -288,28 +292,57 @@ public final class SideBySide {
       ManySnapshots.register(side, MANY_SNAPSHOTS, settings.snapshots());
     }
     if (settings.only().contains(Part.PLANNING)) {
-      ScanPlanningLatency.create(side, MANY_FILES, settings.planningFiles(), FILES_PER_MANIFEST);
+      for (int files : settings.planningFiles()) {
+        ScanPlanningLatency.create(side, manyFiles(files), files, FILES_PER_MANIFEST);
+      }
     }
   }
 
-  /** Server-side planning through Puddle against the client planning for itself. */
+  private static TableIdentifier manyFiles(int files) {
+    return TableIdentifier.of(BENCH, "many_files_" + files);
+  }
+
+  /**
+   * Server-side planning through Puddle against the client planning for itself, for each size; then
+   * one more plan through Puddle while the twin's heap is watched, the planning worker's for a
+   * table the worker plans.
+   */
   private void planning() {
-    attempt(
-        String.format(
-            Locale.ROOT,
-            "planFiles, %,d data files in %,d manifests (Puddle: server-side)",
-            settings.planningFiles(),
-            (settings.planningFiles() + FILES_PER_MANIFEST - 1) / FILES_PER_MANIFEST),
-        name -> {
-          List<Round<Latencies>> plans =
-              interleave(
-                  name,
-                  new ScanPlanningLatency(MANY_FILES, settings.planningFiles(), settings.budget()));
-          report.add(
-              Comparison.of(name + ": p50", "ms", plans, Latencies::p50)
-                  .withGoal("< 1x", c -> c.medianRatio() < 1));
-          report.add(Comparison.of(name + ": p99", "ms", plans, Latencies::p99));
-        });
+    for (int files : settings.planningFiles()) {
+      ScanPlanningLatency trial =
+          new ScanPlanningLatency(manyFiles(files), files, settings.budget());
+      attempt(
+          String.format(
+              Locale.ROOT,
+              "planFiles, %,d data files in %,d manifests (Puddle: server-side)",
+              files,
+              (files + FILES_PER_MANIFEST - 1) / FILES_PER_MANIFEST),
+          name -> {
+            List<Round<Latencies>> plans = interleave(name, trial);
+            report.add(
+                Comparison.of(name + ": p50", "ms", plans, Latencies::p50)
+                    .withGoal("< 1x", c -> c.medianRatio() < 1));
+            report.add(Comparison.of(name + ": p99", "ms", plans, Latencies::p99));
+          });
+      attempt(
+          String.format(Locale.ROOT, "the twin's heap while it plans %,d data files", files),
+          name -> {
+            try (TwinHeap heap = TwinHeap.connect(twin.jmxUrl())) {
+              TwinHeap.Peak peak = heap.watch(() -> trial.planOnce(puddle));
+              Progress.report(name + ": " + peak);
+              report.note(
+                  String.format(
+                      Locale.ROOT,
+                      "The twin's heap (read over its JMX connector) while Puddle planned the"
+                          + " %,d-file table once more for the client, %s: %s.",
+                      files,
+                      files > PLANNED_IN_REQUEST
+                          ? "by its planning worker (submitted, then fetched page by page)"
+                          : "within the planTableScan request",
+                      peak));
+            }
+          });
+    }
   }
 
   private void loads(TableIdentifier table, String description) {

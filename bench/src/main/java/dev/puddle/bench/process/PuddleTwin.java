@@ -48,9 +48,12 @@ public final class PuddleTwin implements AutoCloseable {
   private final int port;
   private final int s3Port;
   private final int postgresPort;
+  private final int jmxPort;
 
-  private PuddleTwin(ChildJvm jvm, Path dataDirectory, int port, int s3Port, int postgresPort) {
+  private PuddleTwin(
+      ChildJvm jvm, Path dataDirectory, int port, int s3Port, int postgresPort, int jmxPort) {
     this.jvm = jvm;
+    this.jmxPort = jmxPort;
     this.dataDirectory = dataDirectory;
     this.port = port;
     this.s3Port = s3Port;
@@ -101,9 +104,11 @@ public final class PuddleTwin implements AutoCloseable {
     int port = FreePorts.next();
     int s3Port = FreePorts.next();
     int postgresPort = FreePorts.next();
+    int sqsPort = FreePorts.next();
+    int jmxPort = FreePorts.next();
     List<String> arguments =
         concat(
-            jvmOptions,
+            concat(jvmOptions, jmx(jmxPort)),
             List.of(
                 "-jar",
                 jar.toString(),
@@ -116,7 +121,9 @@ public final class PuddleTwin implements AutoCloseable {
                 "--s3-port",
                 String.valueOf(s3Port),
                 "--pg-port",
-                String.valueOf(postgresPort)));
+                String.valueOf(postgresPort),
+                "--sqs-port",
+                String.valueOf(sqsPort)));
     ChildJvm jvm =
         ChildJvm.startServer(
             "puddle-local",
@@ -124,7 +131,7 @@ public final class PuddleTwin implements AutoCloseable {
             Map.of("PUDDLE_ROOT_CREDENTIAL", ROOT_CLIENT_ID + ":" + ROOT_CLIENT_SECRET),
             runDirectory.resolve("logs/puddle-local.log"),
             keepOutput);
-    PuddleTwin twin = new PuddleTwin(jvm, data, port, s3Port, postgresPort);
+    PuddleTwin twin = new PuddleTwin(jvm, data, port, s3Port, postgresPort, jmxPort);
     try {
       // the twin listens before its root principal has the credential: a token says both are done
       jvm.awaitReady(() -> twin.token().isPresent(), START_TIMEOUT);
@@ -141,6 +148,26 @@ public final class PuddleTwin implements AutoCloseable {
 
   public String s3Endpoint() {
     return "http://127.0.0.1:" + s3Port;
+  }
+
+  /**
+   * The twin's JMX connector, on loopback without authentication, so that the benchmark reads the
+   * twin's own heap (its planning worker's, for one); see {@link
+   * dev.puddle.bench.measure.TwinHeap}.
+   */
+  public String jmxUrl() {
+    return "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi";
+  }
+
+  /** The options of a JMX connector on loopback at {@code port}, its RMI objects on the same. */
+  private static List<String> jmx(int port) {
+    return List.of(
+        "-Dcom.sun.management.jmxremote.port=" + port,
+        "-Dcom.sun.management.jmxremote.rmi.port=" + port,
+        "-Dcom.sun.management.jmxremote.host=127.0.0.1",
+        "-Djava.rmi.server.hostname=127.0.0.1",
+        "-Dcom.sun.management.jmxremote.authenticate=false",
+        "-Dcom.sun.management.jmxremote.ssl=false");
   }
 
   public int postgresPort() {
