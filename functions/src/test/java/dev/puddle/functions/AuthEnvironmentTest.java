@@ -12,7 +12,10 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The authentication settings as docs/authentication.md documents them, and their mistakes named at init. */
+/**
+ * The authentication settings as docs/authentication.md documents them, and their mistakes named at
+ * init.
+ */
 class AuthEnvironmentTest {
   @Test
   void withoutSettingsOnlyPuddlesOwnTokensAreTrusted() {

@@ -68,7 +68,10 @@ class OptionsTest {
     }
   }
 
-  /** The functions verify the IdP's tokens themselves, as docs/authentication.md's PUDDLE_AUTH_ISSUERS says. */
+  /**
+   * The functions verify the IdP's tokens themselves, as docs/authentication.md's
+   * PUDDLE_AUTH_ISSUERS says.
+   */
   @Test
   void theCatalogFunctionsTrustTheSameIssuerBoundToTheStacksRealm() throws Exception {
     for (Group group : Group.values()) {
