@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.maintenance.MaintenanceOutbox;
-import dev.puddle.core.purge.PurgeSweep;
 import dev.puddle.functions.RequestLog;
 import dev.puddle.local.LocalPostgres;
 import dev.puddle.local.LocalPurge;
@@ -81,7 +80,7 @@ class PuddleCliTest {
             Duration.ofSeconds(4),
             2,
             Duration.ofSeconds(30),
-            new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), 1000),
+            LocalPurge.Options.DEFAULTS.sweep(),
             MaintenanceOutbox.Settings.DEFAULTS);
     twin =
         LocalTwin.start(

@@ -138,7 +138,12 @@ public enum EnvironmentVariable {
   PURGE_SWEEP_STALE_MINUTES(
       "PUDDLE_PURGE_SWEEP_STALE_MINUTES",
       "60",
-      "Sweep function: a queued job not moving for this long is sent again."),
+      "Sweep function: a queued purge or maintenance job not moving for this long is sent again."),
+  PLANNING_SWEEP_STALE_MINUTES(
+      "PUDDLE_PLANNING_SWEEP_STALE_MINUTES",
+      "8",
+      "Sweep function: a submitted scan plan's job not moving for this long is sent again; well"
+          + " within a plan's hour of life."),
   PLANNING_QUEUE_URL(
       "PUDDLE_PLANNING_QUEUE_URL",
       null,

@@ -56,16 +56,39 @@ final class PurgeEnvironment {
     return new BackgroundWork(database)
         .sweep(
             new KindQueues(queue(env), PlanningEnvironment.queues(env)),
-            new PurgeSweep.Settings(
-                Duration.ofSeconds(
-                    environment.intValue(EnvironmentVariable.PURGE_SWEEP_GRACE_SECONDS)),
-                Duration.ofMinutes(
-                    environment.intValue(EnvironmentVariable.PURGE_SWEEP_STALE_MINUTES)),
-                SWEEP_LIMIT),
+            sweepSettings(env),
             new MaintenanceOutbox.Settings(
                 Duration.ofHours(
                     environment.intValue(EnvironmentVariable.MAINTENANCE_INTERVAL_HOURS)),
                 MaintenanceOutbox.Settings.DEFAULTS.debounce()));
+  }
+
+  /**
+   * The sweep's windows: {@link EnvironmentVariable#PURGE_SWEEP_GRACE_SECONDS}, and the stale
+   * windows of the purge queue's jobs ({@link EnvironmentVariable#PURGE_SWEEP_STALE_MINUTES}) and
+   * of scan plans ({@link EnvironmentVariable#PLANNING_SWEEP_STALE_MINUTES}). A window that is not
+   * a whole number, or not positive, stops the function at init.
+   */
+  static PurgeSweep.Settings sweepSettings(Map<String, String> env) {
+    Environment environment = new Environment(env);
+    return new PurgeSweep.Settings(
+        Duration.ofSeconds(
+            atLeast(0, environment, EnvironmentVariable.PURGE_SWEEP_GRACE_SECONDS, "seconds")),
+        Duration.ofMinutes(
+            atLeast(1, environment, EnvironmentVariable.PURGE_SWEEP_STALE_MINUTES, "minutes")),
+        Duration.ofMinutes(
+            atLeast(1, environment, EnvironmentVariable.PLANNING_SWEEP_STALE_MINUTES, "minutes")),
+        SWEEP_LIMIT);
+  }
+
+  private static int atLeast(
+      int least, Environment environment, EnvironmentVariable variable, String unit) {
+    int value = environment.intValue(variable);
+    if (value < least) {
+      throw new IllegalStateException(
+          variable.key() + " must be at least " + least + " (" + unit + "): " + value);
+    }
+    return value;
   }
 
   private static PurgeQueue queue(Map<String, String> env) {

@@ -139,6 +139,9 @@ public final class PuddleStack extends Stack {
           environment.put(
               EnvironmentVariable.PURGE_SWEEP_STALE_MINUTES,
               Long.toString(PurgeQueues.sweepStaleMinutes(settings)));
+          environment.put(
+              EnvironmentVariable.PLANNING_SWEEP_STALE_MINUTES,
+              Long.toString(planning.redeliveryStaleMinutes()));
         }
         case EXPORT, REBUILD ->
             environment.put(EnvironmentVariable.EXPORT_LOCATION, warehouse.exportLocation());

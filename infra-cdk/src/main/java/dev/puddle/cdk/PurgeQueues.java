@@ -20,6 +20,7 @@ final class PurgeQueues extends Construct {
 
   private final Queue queue;
   private final Queue deadLetters;
+  private final Duration visibility;
 
   /** The planning queue's {@code maxReceiveCount}: three tries fit in a plan's hour of life. */
   static final int PLANNING_MAX_RECEIVES = 3;
@@ -36,6 +37,7 @@ final class PurgeQueues extends Construct {
 
   private PurgeQueues(Construct scope, String id, Duration visibility, int maxReceives) {
     super(scope, id);
+    this.visibility = visibility;
     deadLetters =
         Queue.Builder.create(this, "DeadLetters")
             .encryption(QueueEncryption.SQS_MANAGED)
@@ -63,6 +65,16 @@ final class PurgeQueues extends Construct {
    */
   static long sweepStaleMinutes(Settings settings) {
     return visibilityTimeout().toMinutes().longValue() * settings.purgeMaxReceives() + 30;
+  }
+
+  /**
+   * How long the sweep lets a queued job of this queue sit before sending it again, in whole
+   * minutes, when each receive of its message moves the job (the planning queue's: claimed, then
+   * released or failed): the visibility timeout, after which SQS redelivers on its own, plus two
+   * minutes.
+   */
+  long redeliveryStaleMinutes() {
+    return (long) Math.ceil((visibility.toSeconds().doubleValue() + 120) / 60);
   }
 
   Queue queue() {

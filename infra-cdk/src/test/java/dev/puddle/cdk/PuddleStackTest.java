@@ -13,7 +13,9 @@ import static dev.puddle.contract.EnvironmentVariable.DB_URL;
 import static dev.puddle.contract.EnvironmentVariable.DB_USER;
 import static dev.puddle.contract.EnvironmentVariable.DEFAULT_WAREHOUSE_LOCATION;
 import static dev.puddle.contract.EnvironmentVariable.FUNCTION_GROUP;
+import static dev.puddle.contract.EnvironmentVariable.PLANNING_SWEEP_STALE_MINUTES;
 import static dev.puddle.contract.EnvironmentVariable.PURGE_MAX_RECEIVES;
+import static dev.puddle.contract.EnvironmentVariable.PURGE_SWEEP_STALE_MINUTES;
 import static dev.puddle.contract.EnvironmentVariable.ROOT_CREDENTIAL_SECRET_ARN;
 import static dev.puddle.contract.EnvironmentVariable.TOKEN_ISSUER;
 import static dev.puddle.contract.EnvironmentVariable.TOKEN_SIGNING_SECRET_ARN;
@@ -572,6 +574,31 @@ class PuddleStackTest {
     assertThat(redrive.get("maxReceiveCount")).isEqualTo(5);
     assertThat(getAtt(redrive.get("deadLetterTargetArn"))).isEqualTo(deadLetters);
     assertThat(s.environment(s.function(Group.PURGE)).get(PURGE_MAX_RECEIVES.key())).isEqualTo("5");
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void theSweepSendsALostPlanAgainSoonAfterItsRedeliveryAndALostPurgeAfterAllOfThem(Synthesized s) {
+    Map<String, Integer> visibility = new HashMap<>();
+    for (Map.Entry<String, Map<String, Object>> q : s.resources("AWS::SQS::Queue").entrySet()) {
+      Map<String, Object> properties = map(q.getValue().get("Properties"));
+      String construct = q.getKey().replaceAll("Queues.*", "");
+      if (List.of("Purge", "Planning").contains(construct)
+          && properties.containsKey("RedrivePolicy")) {
+        visibility.put(construct, ((Number) properties.get("VisibilityTimeout")).intValue());
+      }
+    }
+    Map<String, Object> sweep = s.environment(s.function(Group.SWEEP));
+
+    // the planning queue's visibility timeout, after which SQS redelivers, plus two minutes
+    assertThat(sweep.get(PLANNING_SWEEP_STALE_MINUTES.key()))
+        .isEqualTo(Integer.toString(visibility.get("Planning") / 60 + 2));
+    // a plan lives an hour: its lost message is sent again well within it
+    assertThat(Integer.parseInt((String) sweep.get(PLANNING_SWEEP_STALE_MINUTES.key())))
+        .isLessThan(15);
+    // every receive of a purge message, visibility timeout apart, comes before the sweep's
+    assertThat(Integer.parseInt((String) sweep.get(PURGE_SWEEP_STALE_MINUTES.key())))
+        .isGreaterThan(visibility.get("Purge") / 60 * 5);
   }
 
   @ParameterizedTest

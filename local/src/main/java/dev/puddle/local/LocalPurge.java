@@ -55,7 +55,8 @@ public final class LocalPurge implements AutoCloseable {
             Duration.ofSeconds(90),
             5,
             Duration.ofSeconds(30),
-            new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), SWEEP_LIMIT),
+            new PurgeSweep.Settings(
+                Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofMinutes(3), SWEEP_LIMIT),
             MaintenanceOutbox.Settings.DEFAULTS);
   }
 
@@ -124,12 +125,7 @@ public final class LocalPurge implements AutoCloseable {
           new PurgeSweepHandler(
               work.sweep(routed, options.sweep(), options.maintenance()), new ScanPlans(database));
       // at once, without the grace the schedule gives a drop's own send
-      work.sweep(
-              routed,
-              new PurgeSweep.Settings(
-                  Duration.ZERO, options.sweep().stale(), options.sweep().limit()),
-              options.maintenance())
-          .run();
+      work.sweep(routed, options.sweep().withoutGrace(), options.maintenance()).run();
       poller.start();
       planningPoller.start();
       ScheduledExecutorService sweeper =

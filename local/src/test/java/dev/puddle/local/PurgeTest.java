@@ -21,7 +21,6 @@ import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeMessage;
 import dev.puddle.core.purge.PurgeQueue;
-import dev.puddle.core.purge.PurgeSweep;
 import dev.puddle.core.purge.PurgeWorker;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.PurgeHandler;
@@ -800,7 +799,7 @@ class PurgeTest {
             new BackgroundWork(TestTwin.get().database())
                 .sweep(
                     TestTwin.get().purge().sweepQueue(),
-                    new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000),
+                    TestTwin.PURGE.sweep().withoutGrace(),
                     MaintenanceOutbox.Settings.DEFAULTS),
             new ScanPlans(TestTwin.get().database()));
     ByteArrayOutputStream output = new ByteArrayOutputStream();

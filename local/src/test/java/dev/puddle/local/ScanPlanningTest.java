@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.puddle.core.maintenance.BackgroundWork;
 import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.ScanPlans;
+import dev.puddle.core.planning.PlanningSettings;
+import dev.puddle.core.purge.JobKind;
 import dev.puddle.core.purge.PurgeSweep;
 import dev.puddle.functions.PurgeSweepHandler;
 import java.io.ByteArrayInputStream;
@@ -361,7 +363,7 @@ class ScanPlanningTest {
             new BackgroundWork(TestTwin.get().database())
                 .sweep(
                     TestTwin.get().purge().sweepQueue(),
-                    new PurgeSweep.Settings(Duration.ZERO, Duration.ofMinutes(10), 1000),
+                    TestTwin.PURGE.sweep().withoutGrace(),
                     MaintenanceOutbox.Settings.DEFAULTS),
             new ScanPlans(TestTwin.get().database()));
     ByteArrayOutputStream output = new ByteArrayOutputStream();
@@ -472,6 +474,96 @@ class ScanPlanningTest {
               .size();
     }
     assertThat(tasks).isEqualTo(5);
+  }
+
+  @Test
+  void aPlanWhoseSentMessageWasLostIsSentAgainWithinItsLifetimeWhileAPurgeAsOldWaits()
+      throws IOException {
+    TableIdentifier id = TableIdentifier.of("a", "lost_after_send");
+    Table table = asyncServer.createTable(id, SCHEMA);
+    for (int i = 0; i < 3; i++) {
+      table.newAppend().appendFile(dataFile(table, null, "s" + i, i, i)).commit();
+    }
+    String first = post(asyncPlanPath(id), "{}").get("plan-id").asText();
+    untilCompleted(id, first);
+    // a plan whose message was sent and then lost (the queue was purged, say), and a purge job
+    // whose message was lost too, of a table whose files are already gone
+    UUID plan = submitDirectly(id, first);
+    UUID purge = UUID.randomUUID();
+    sql(
+        "INSERT INTO purge_job (object_id, realm_id, warehouse_id, kind, identifier, location,"
+            + " owns_location, metadata_location) SELECT '"
+            + purge
+            + "', realm_id, warehouse_id, 'table', 'a.purged', 's3://"
+            + LocalTwin.BUCKET
+            + "/gone', false, 's3://"
+            + LocalTwin.BUCKET
+            + "/gone/metadata/v1.metadata.json' FROM scan_plan WHERE id = '"
+            + first
+            + "'");
+    PurgeSweep.Settings twin = TestTwin.PURGE.sweep();
+    Duration planning = twin.stale(JobKind.PLAN);
+    assertThat(planning).isLessThan(twin.stale(JobKind.PURGE));
+    assertThat(planning).isLessThan(PlanningSettings.LIFETIME.dividedBy(4));
+    try {
+      // younger than planning's window: SQS's own redelivery may still come, so the sweep waits
+      sentAndUntouchedFor(plan, purge, planning.minusSeconds(30));
+      sweep();
+      assertThat(sentWithin(plan, "scan_plan_job", "plan_id")).isFalse();
+      assertThat(get(asyncPlanPath(id) + "/" + plan).get("status").asText()).isEqualTo("submitted");
+
+      // older: the plan is sent again and planned; the purge job, as old, is not sent
+      sentAndUntouchedFor(plan, purge, planning.plusSeconds(30));
+      sweep();
+      assertThat(sentWithin(plan, "scan_plan_job", "plan_id")).isTrue();
+      assertThat(untilCompleted(id, plan.toString()).get("plan-tasks")).hasSize(2);
+      assertThat(sentWithin(purge, "purge_job", "object_id")).isFalse();
+      assertThat(text("SELECT state FROM purge_job WHERE object_id = '" + purge + "'"))
+          .isEqualTo("queued");
+    } finally {
+      sql("DELETE FROM purge_job WHERE object_id = '" + purge + "'");
+    }
+  }
+
+  /**
+   * Makes a plan's job and a purge job look as if their message was sent {@code age} ago and
+   * nothing has happened to them since.
+   */
+  private static void sentAndUntouchedFor(UUID plan, UUID purge, Duration age) {
+    String ago = "now() - interval '" + age.toSeconds() + " seconds'";
+    assertThat(
+            sql(
+                "UPDATE scan_plan_job SET sent_at = "
+                    + ago
+                    + ", updated_at = "
+                    + ago
+                    + " WHERE plan_id = '"
+                    + plan
+                    + "' AND state = 'queued'"))
+        .isEqualTo(1);
+    assertThat(
+            sql(
+                "UPDATE purge_job SET sent_at = "
+                    + ago
+                    + ", updated_at = "
+                    + ago
+                    + " WHERE object_id = '"
+                    + purge
+                    + "' AND state = 'queued'"))
+        .isEqualTo(1);
+  }
+
+  /** Whether a message for the job was sent in the last minute. */
+  private static boolean sentWithin(UUID job, String table, String key) {
+    return count(
+            "SELECT count(*) FROM "
+                + table
+                + " WHERE "
+                + key
+                + " = '"
+                + job
+                + "' AND sent_at > now() - interval '1 minute'")
+        == 1;
   }
 
   @Test

@@ -174,7 +174,7 @@ class SoftDeleteTest {
         new BackgroundWork(database())
             .sweep(
                 twin.local().purge().sweepQueue(),
-                new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), 1000),
+                TestTwin.PURGE.sweep(),
                 MaintenanceOutbox.Settings.DEFAULTS);
     waitFor(
         () -> {

@@ -9,7 +9,6 @@ import dev.puddle.core.metastore.Migrations;
 import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.metastore.access.RealmBootstrap;
-import dev.puddle.core.purge.PurgeSweep;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
 import dev.puddle.functions.RequestLog;
@@ -56,7 +55,7 @@ public final class TestTwin {
           Duration.ofSeconds(4),
           3,
           Duration.ofSeconds(30),
-          new PurgeSweep.Settings(Duration.ofSeconds(30), Duration.ofMinutes(10), 1000),
+          LocalPurge.Options.DEFAULTS.sweep(),
           MaintenanceOutbox.Settings.DEFAULTS);
 
   /** How the twin's catalog reaches its PostgreSQL. */

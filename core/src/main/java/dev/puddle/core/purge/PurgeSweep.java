@@ -18,13 +18,40 @@ import java.util.UUID;
  */
 public final class PurgeSweep {
   /**
+   * How the sweep treats the jobs of each kind; {@link #stale(JobKind)} is the one place that says
+   * which window applies to which kind.
+   *
    * @param grace how long a job may wait for its first send before the sweep sends it
-   * @param stale how long a queued job may wait for a message before the sweep sends another; more
-   *     than the queue's visibility timeout times its {@code maxReceiveCount}, so that SQS's own
+   * @param stale how long a queued purge or maintenance job may wait for a message before the sweep
+   *     sends another, and how long after its function died a job is marked failed; more than the
+   *     purge queue's visibility timeout times its {@code maxReceiveCount}, so that SQS's own
    *     redeliveries come first
+   * @param planningStale the same for a submitted scan plan's job: a plan lives only {@link
+   *     dev.puddle.core.planning.PlanningSettings#LIFETIME}, so a lost message must be sent again
+   *     well within it. Every receive of a planning message moves its job (claimed, then released
+   *     or failed), so a window just over the planning queue's visibility timeout still lets SQS's
+   *     own redelivery come first.
    * @param limit the most jobs one sweep sends
    */
-  public record Settings(Duration grace, Duration stale, int limit) {}
+  public record Settings(Duration grace, Duration stale, Duration planningStale, int limit) {
+    public Settings {
+      for (Duration window : List.of(grace, stale, planningStale)) {
+        if (window.isNegative()) {
+          throw new IllegalArgumentException("A sweep's windows are not negative: " + window);
+        }
+      }
+    }
+
+    /** How long a queued job of {@code kind} may wait for a message before it is sent again. */
+    public Duration stale(JobKind kind) {
+      return kind == JobKind.PLAN ? planningStale : stale;
+    }
+
+    /** These settings but sending at once the jobs never sent, e.g. for a queue that is new. */
+    public Settings withoutGrace() {
+      return new Settings(Duration.ZERO, stale, planningStale, limit);
+    }
+  }
 
   /**
    * What a sweep did: jobs sent again, jobs marked failed, dropped objects removed once their
@@ -78,8 +105,9 @@ public final class PurgeSweep {
     int resent = 0;
     for (Map.Entry<JobKind, BackgroundJobs<?>> kind : jobs.entrySet()) {
       BackgroundJobs<?> rows = kind.getValue();
-      failed += rows.failAbandoned(settings.stale());
-      List<UUID> resend = rows.toResend(settings.grace(), settings.stale(), settings.limit());
+      Duration stale = settings.stale(kind.getKey());
+      failed += rows.failAbandoned(stale);
+      List<UUID> resend = rows.toResend(settings.grace(), stale, settings.limit());
       for (UUID job : resend) {
         queue.send(kind.getKey(), job, Duration.ZERO);
         rows.markSent(job);
