@@ -23,12 +23,6 @@ record Paging(String pageToken, int pageSize, boolean paginated) {
    */
   static final long RESPONSE_BUDGET = 4L * 1024 * 1024;
 
-  /**
-   * Rows read per statement for a listing without {@code pageSize}: a listing of a few thousand
-   * entries takes one statement.
-   */
-  static final int UNPAGED_FETCH_SIZE = 10_000;
-
   static Paging of(Request request) {
     String token = request.queryParameter("pageToken").orElse(null);
     String size = request.queryParameter("pageSize").orElse(null);
@@ -55,19 +49,18 @@ record Paging(String pageToken, int pageSize, boolean paginated) {
 
   /**
    * The page of a catalog listing this request gets: one page of {@link #pageSize} when paginated,
-   * else every entry within {@link #RESPONSE_BUDGET} by {@code bytesOf}, fetched {@link
-   * #UNPAGED_FETCH_SIZE} rows at a time, with the token after the last one it holds.
+   * else every entry within {@link #RESPONSE_BUDGET} by {@code bytesOf}, with the token after the
+   * last one it holds.
    */
   <T> Page<T> fetch(Source<T> source, ToLongFunction<T> bytesOf, Function<T, String> tokenAfter) {
     if (paginated) {
       return source.page(pageToken, pageSize);
     }
+    // read a page of MAX_PAGE_SIZE at a time: with a larger limit, PostgreSQL sorts a namespace
+    // of a few thousand children (seq scan, then sort: 12 ms for 2,000) instead of reading them
+    // in order from its index (under 1 ms)
     return Page.fetchWithin(
-        token -> source.page(token, UNPAGED_FETCH_SIZE),
-        pageToken,
-        RESPONSE_BUDGET,
-        bytesOf,
-        tokenAfter);
+        token -> source.page(token, pageSize), pageToken, RESPONSE_BUDGET, bytesOf, tokenAfter);
   }
 
   /**
