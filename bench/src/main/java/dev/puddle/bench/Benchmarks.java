@@ -144,9 +144,10 @@ public final class Benchmarks implements Callable<Integer> {
       names = "--table-curve",
       split = ",",
       description =
-          "Tables of the namespaces whose listings make the scale curve, each created through the"
-              + " API on both sides (default: ${DEFAULT-VALUE}).")
-  List<Integer> tableCurve = List.of(100, 10_000);
+          "Tables of the namespaces whose listings make the scale curve, the first created"
+              + " through the API on both sides and the others inserted in bulk (default:"
+              + " ${DEFAULT-VALUE}).")
+  List<Integer> tableCurve = List.of(100, 10_000, 100_000);
 
   @Option(
       names = "--cold-inits",

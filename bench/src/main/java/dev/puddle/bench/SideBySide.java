@@ -3,6 +3,7 @@ package dev.puddle.bench;
 import dev.puddle.bench.measure.AccessAtScale;
 import dev.puddle.bench.measure.AccessRealm;
 import dev.puddle.bench.measure.Budget;
+import dev.puddle.bench.measure.BulkTables;
 import dev.puddle.bench.measure.CommitRun;
 import dev.puddle.bench.measure.CommitThroughput;
 import dev.puddle.bench.measure.Comparison;
@@ -21,6 +22,7 @@ import dev.puddle.bench.measure.Tables;
 import dev.puddle.bench.measure.Trial;
 import dev.puddle.bench.measure.TwinHeap;
 import dev.puddle.bench.process.PuddleTwin;
+import dev.puddle.bench.process.ReferenceServer;
 import dev.puddle.bench.report.Report;
 import dev.puddle.core.planning.PlanningSettings;
 import java.time.Duration;
@@ -262,12 +264,16 @@ public final class SideBySide {
               tables,
               settings.pageSize()),
           name -> {
-            for (Side side : List.of(puddle, reference)) {
-              Progress.report(
-                  String.format(Locale.ROOT, "creating %,d tables in %s", tables, side));
-              ListingLatency.populate(
-                  side, ListingLatency.Of.TABLES, namespace, tables, settings.createClients());
-            }
+            Progress.report(String.format(Locale.ROOT, "inserting %,d tables per side", tables));
+            BulkTables.puddle(
+                puddle,
+                twin.jdbcUrl(PuddleTwin.DATABASE),
+                PuddleTwin.REALM,
+                PuddleTwin.WAREHOUSE,
+                namespace,
+                tables);
+            BulkTables.reference(
+                reference, twin.jdbcUrl(ReferenceServer.DATABASE), namespace, tables);
             report.add(
                 Comparison.of(
                     name + ": p50",

@@ -31,6 +31,9 @@ public final class PuddleTwin implements AutoCloseable {
   public static final String ROOT_CLIENT_SECRET = "bench-root-secret";
   public static final String REGION = "us-east-1";
 
+  /** The realm of the twin's warehouse, as the local twin makes it ({@code LocalTwin.REALM}). */
+  public static final String REALM = "default";
+
   /** The twin's default warehouse and where it keeps its tables. */
   public static final String WAREHOUSE = "default";
 

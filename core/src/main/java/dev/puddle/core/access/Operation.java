@@ -49,7 +49,9 @@ public enum Operation {
       holds(Privilege.NAMESPACE_WRITE_PROPERTIES, NAMESPACE), Route.UPDATE_NAMESPACE_PROPERTIES),
 
   LIST_TABLES(sees(NAMESPACE), Route.LIST_TABLES),
-  /** A listed table is shown to a caller holding TABLE_LIST on it. */
+  /** Every listed table is shown to a caller holding TABLE_LIST on their namespace… */
+  SHOW_EVERY_TABLE(Kind.SHOW, holds(Privilege.TABLE_LIST, NAMESPACE), Route.LIST_TABLES),
+  /** …else a listed table to one holding TABLE_LIST on it. */
   SHOW_TABLE(Kind.SHOW, holds(Privilege.TABLE_LIST, TABLE), Route.LIST_TABLES),
   CREATE_TABLE(holds(Privilege.TABLE_CREATE, NAMESPACE), Route.CREATE_TABLE),
   REGISTER_TABLE(holds(Privilege.TABLE_CREATE, NAMESPACE), Route.REGISTER_TABLE),
@@ -114,7 +116,9 @@ public enum Operation {
       Route.LOAD_CREDENTIALS),
 
   LIST_VIEWS(sees(NAMESPACE), Route.LIST_VIEWS),
-  /** A listed view is shown to a caller holding VIEW_LIST on it. */
+  /** Every listed view is shown to a caller holding VIEW_LIST on their namespace… */
+  SHOW_EVERY_VIEW(Kind.SHOW, holds(Privilege.VIEW_LIST, NAMESPACE), Route.LIST_VIEWS),
+  /** …else a listed view to one holding VIEW_LIST on it. */
   SHOW_VIEW(Kind.SHOW, holds(Privilege.VIEW_LIST, VIEW), Route.LIST_VIEWS),
   CREATE_VIEW(holds(Privilege.VIEW_CREATE, NAMESPACE), Route.CREATE_VIEW),
   REGISTER_VIEW(holds(Privilege.VIEW_CREATE, NAMESPACE), Route.REGISTER_VIEW),

@@ -558,15 +558,22 @@ public final class CatalogObjects {
             throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
           }
           String after = Page.keyAfter(pageToken);
+          // two statements, not one with "? IS NULL OR": a generic plan of that one could not
+          // start its index scan after the token
           try (PreparedStatement statement =
               connection.prepareStatement(
-                  "SELECT name FROM catalog_object WHERE namespace_id = ? AND kind = ?"
-                      + " AND (?::text IS NULL OR name > ?) ORDER BY name LIMIT ?")) {
-            statement.setLong(1, namespaceId.getAsLong());
-            statement.setString(2, kind.sql());
-            statement.setString(3, after);
-            statement.setString(4, after);
-            statement.setInt(5, pageSize + 1);
+                  after == null
+                      ? "SELECT name FROM catalog_object WHERE namespace_id = ? AND kind = ?"
+                          + " ORDER BY name LIMIT ?"
+                      : "SELECT name FROM catalog_object WHERE namespace_id = ? AND kind = ?"
+                          + " AND name > ? ORDER BY name LIMIT ?")) {
+            int p = 1;
+            statement.setLong(p++, namespaceId.getAsLong());
+            statement.setString(p++, kind.sql());
+            if (after != null) {
+              statement.setString(p++, after);
+            }
+            statement.setInt(p, pageSize + 1);
             List<TableIdentifier> result = new ArrayList<>();
             try (ResultSet rs = statement.executeQuery()) {
               while (rs.next()) {
@@ -576,6 +583,11 @@ public final class CatalogObjects {
             return Page.of(result, pageSize, TableIdentifier::name);
           }
         });
+  }
+
+  /** The token of the listing page that starts after {@code listed}, a table or view listed. */
+  public static String tokenAfter(TableIdentifier listed) {
+    return Page.tokenAfter(listed.name());
   }
 
   /** The 404 of a table or view that does not exist, as Iceberg's catalogs word it. */

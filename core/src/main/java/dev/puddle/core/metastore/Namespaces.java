@@ -137,27 +137,41 @@ public final class Namespaces {
                         () -> new NoSuchNamespaceException("Namespace does not exist: %s", parent));
           }
           String after = Page.keyAfter(pageToken);
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "SELECT levels FROM namespace WHERE warehouse_id = ?"
-                      + " AND parent_id IS NOT DISTINCT FROM ?"
-                      + " AND (?::text[] IS NULL OR levels > ?::text[])"
-                      + " ORDER BY levels LIMIT ?")) {
-            Array afterLevels = after == null ? null : levels(connection, child(parent, after));
-            statement.setLong(1, warehouse.id());
-            statement.setObject(2, parentId);
-            statement.setArray(3, afterLevels);
-            statement.setArray(4, afterLevels);
-            statement.setInt(5, pageSize + 1);
+          // one statement per case, each a range of the index namespace_parent: "IS NOT DISTINCT
+          // FROM ?" or "? IS NULL OR" would scan the warehouse's every namespace
+          String sql =
+              "SELECT levels FROM namespace WHERE warehouse_id = ?"
+                  + (parentId == null ? " AND parent_id IS NULL" : " AND parent_id = ?")
+                  + (after == null ? "" : " AND levels > ?::text[]")
+                  + " ORDER BY levels LIMIT ?";
+          try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            int p = 1;
+            statement.setLong(p++, warehouse.id());
+            if (parentId != null) {
+              statement.setLong(p++, parentId);
+            }
+            if (after != null) {
+              statement.setArray(p++, levels(connection, child(parent, after)));
+            }
+            statement.setInt(p, pageSize + 1);
             List<Namespace> result = new ArrayList<>();
             try (ResultSet rs = statement.executeQuery()) {
               while (rs.next()) {
                 result.add(Namespace.of((String[]) rs.getArray(1).getArray()));
               }
             }
-            return Page.of(result, pageSize, ns -> ns.level(ns.length() - 1));
+            return Page.of(result, pageSize, Namespaces::lastLevel);
           }
         });
+  }
+
+  /** The token of the listing page that starts after {@code listed}, a namespace listed. */
+  public static String tokenAfter(Namespace listed) {
+    return Page.tokenAfter(lastLevel(listed));
+  }
+
+  private static String lastLevel(Namespace namespace) {
+    return namespace.level(namespace.length() - 1);
   }
 
   /**

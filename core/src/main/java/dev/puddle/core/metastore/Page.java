@@ -6,6 +6,7 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
@@ -34,6 +35,34 @@ public record Page<T>(List<T> items, String nextPageToken) {
       token = page.nextPageToken();
     } while (token != null && !onePage);
     return new Page<>(items, token);
+  }
+
+  /**
+   * Fetches pages from {@code firstToken} on and keeps their items while their {@code bytesOf} adds
+   * up to at most {@code budget} (the first item always): the result's token is {@code tokenAfter}
+   * its last item when the budget ends it, null after the last page.
+   */
+  public static <T> Page<T> fetchWithin(
+      Function<String, Page<T>> source,
+      String firstToken,
+      long budget,
+      ToLongFunction<T> bytesOf,
+      Function<T, String> tokenAfter) {
+    List<T> items = new ArrayList<>();
+    long bytes = 0;
+    String token = firstToken;
+    do {
+      Page<T> page = source.apply(token);
+      for (T item : page.items()) {
+        bytes += bytesOf.applyAsLong(item);
+        if (bytes > budget && !items.isEmpty()) {
+          return new Page<>(items, tokenAfter.apply(items.getLast()));
+        }
+        items.add(item);
+      }
+      token = page.nextPageToken();
+    } while (token != null);
+    return new Page<>(items, null);
   }
 
   /**

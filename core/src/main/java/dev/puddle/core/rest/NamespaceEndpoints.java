@@ -30,15 +30,16 @@ final class NamespaceEndpoints {
   Response listNamespaces(Scope scope) {
     Namespace parent = Names.namespace(scope.request().queryParameter("parent").orElse(null));
     Paging paging = Paging.of(scope.request());
+    boolean everything =
+        scope.allows(Operation.SHOW_EVERY_CHILD_NAMESPACE, Targets.namespace(parent));
     Page<Namespace> page =
-        Page.fetch(
-            token ->
-                visible(
-                    scope,
-                    parent,
-                    namespaces.list(scope.warehouse(), parent, token, paging.pageSize())),
-            paging.pageToken(),
-            paging.paginated());
+        paging.fetch(
+            (token, size) -> {
+              Page<Namespace> rows = namespaces.list(scope.warehouse(), parent, token, size);
+              return everything ? rows : visible(scope, rows);
+            },
+            ns -> 1 + Paging.jsonBytes(ns),
+            Namespaces::tokenAfter);
     return Response.json(
         200,
         RestJson.write(
@@ -49,13 +50,10 @@ final class NamespaceEndpoints {
   }
 
   /**
-   * The namespaces of a page the caller may see: all of them with NAMESPACE_LIST on the parent,
-   * else those it holds something on, above or within.
+   * The namespaces of a page the caller may see, for one without NAMESPACE_LIST on the parent:
+   * those it holds something on, above or within.
    */
-  private static Page<Namespace> visible(Scope scope, Namespace parent, Page<Namespace> page) {
-    if (scope.allows(Operation.SHOW_EVERY_CHILD_NAMESPACE, Targets.namespace(parent))) {
-      return page;
-    }
+  private static Page<Namespace> visible(Scope scope, Page<Namespace> page) {
     return new Page<>(
         page.items().stream()
             .filter(ns -> scope.allows(Operation.SHOW_NAMESPACE, Targets.namespace(ns)))

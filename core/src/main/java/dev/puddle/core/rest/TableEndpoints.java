@@ -66,22 +66,29 @@ final class TableEndpoints {
   ListTablesResponse list(Scope scope, Kind kind) {
     Namespace namespace = scope.namespace();
     Paging paging = Paging.of(scope.request());
+    boolean everything =
+        scope.allows(
+            kind == Kind.TABLE ? Operation.SHOW_EVERY_TABLE : Operation.SHOW_EVERY_VIEW,
+            Targets.namespace(namespace));
     Page<TableIdentifier> page =
-        Page.fetch(
-            token ->
-                visible(
-                    scope,
-                    kind,
-                    objects.list(scope.warehouse(), namespace, kind, token, paging.pageSize())),
-            paging.pageToken(),
-            paging.paginated());
+        paging.fetch(
+            (token, size) -> {
+              Page<TableIdentifier> rows =
+                  objects.list(scope.warehouse(), namespace, kind, token, size);
+              return everything ? rows : visible(scope, kind, rows);
+            },
+            TableEndpoints::jsonBytes,
+            CatalogObjects::tokenAfter);
     return ListTablesResponse.builder()
         .addAll(page.items())
         .nextPageToken(page.nextPageToken())
         .build();
   }
 
-  /** The tables or views of a page the caller holds TABLE_LIST or VIEW_LIST on. */
+  /**
+   * The tables or views of a page the caller holds TABLE_LIST or VIEW_LIST on, for one that does
+   * not hold it on the whole namespace.
+   */
   private static Page<TableIdentifier> visible(Scope scope, Kind kind, Page<TableIdentifier> page) {
     return new Page<>(
         page.items().stream()
@@ -92,6 +99,11 @@ final class TableEndpoints {
                         Targets.object(id)))
             .toList(),
         page.nextPageToken());
+  }
+
+  /** About the bytes of a listed identifier in the response: {"namespace":[…],"name":"…"}, */
+  private static long jsonBytes(TableIdentifier identifier) {
+    return 24 + Paging.jsonBytes(identifier.namespace()) + Paging.jsonBytes(identifier.name());
   }
 
   Response createTable(Scope scope) {

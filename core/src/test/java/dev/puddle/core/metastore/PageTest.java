@@ -44,21 +44,43 @@ class PageTest {
   @Test
   void fetchFollowsTokensToTheLastPageOrStopsAfterOne() {
     List<String> rows = List.of("a", "b", "c", "d", "e");
-    Function<String, Page<String>> source =
-        token -> {
-          String after = Page.keyAfter(token);
-          List<String> rest = new ArrayList<>();
-          for (String row : rows) {
-            if (after == null || row.compareTo(after) > 0) {
-              rest.add(row);
-            }
-          }
-          return Page.of(rest.subList(0, Math.min(3, rest.size())), 2, Function.identity());
-        };
+    Function<String, Page<String>> source = pagesOfTwo(rows);
 
     assertThat(Page.fetch(source, null, false)).isEqualTo(new Page<>(rows, null));
     Page<String> first = Page.fetch(source, null, true);
     assertThat(first.items()).containsExactly("a", "b");
     assertThat(Page.fetch(source, first.nextPageToken(), true).items()).containsExactly("c", "d");
+  }
+
+  @Test
+  void fetchWithinStopsWhereTheBudgetEndsAndResumesAfterTheLastItem() {
+    List<String> rows = List.of("a", "bb", "ccc", "dddd", "eeeee");
+    Function<String, Page<String>> source = pagesOfTwo(rows);
+
+    Page<String> first = Page.fetchWithin(source, null, 6, String::length, Page::tokenAfter);
+    assertThat(first.items()).containsExactly("a", "bb", "ccc");
+    Page<String> second =
+        Page.fetchWithin(source, first.nextPageToken(), 6, String::length, Page::tokenAfter);
+    // an item larger than the budget still makes a page of its own, so every listing ends
+    assertThat(second.items()).containsExactly("dddd");
+    Page<String> last =
+        Page.fetchWithin(source, second.nextPageToken(), 6, String::length, Page::tokenAfter);
+    assertThat(last).isEqualTo(new Page<>(List.of("eeeee"), null));
+    assertThat(Page.fetchWithin(source, null, 100, String::length, Page::tokenAfter))
+        .isEqualTo(new Page<>(rows, null));
+  }
+
+  /** Pages of two of {@code rows}, as the store makes them (a limit of three). */
+  private static Function<String, Page<String>> pagesOfTwo(List<String> rows) {
+    return token -> {
+      String after = Page.keyAfter(token);
+      List<String> rest = new ArrayList<>();
+      for (String row : rows) {
+        if (after == null || row.compareTo(after) > 0) {
+          rest.add(row);
+        }
+      }
+      return Page.of(rest.subList(0, Math.min(3, rest.size())), 2, Function.identity());
+    };
   }
 }

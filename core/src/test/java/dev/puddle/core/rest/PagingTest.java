@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.puddle.contract.Route;
 import dev.puddle.core.api.Request;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.junit.jupiter.api.Test;
@@ -32,9 +34,19 @@ class PagingTest {
   }
 
   @Test
-  void aTokenAloneContinuesWithTheLargestPage() {
+  void aTokenAloneContinuesByTheServersDefault() {
     assertThat(Paging.of(request("abc", null)))
-        .isEqualTo(new Paging("abc", Paging.MAX_PAGE_SIZE, true));
+        .isEqualTo(new Paging("abc", Paging.MAX_PAGE_SIZE, false));
+  }
+
+  @Test
+  void theSizeEstimateOfAJsonStringIsNeverBelowItsEncoding() throws Exception {
+    for (String text : List.of("orders", "ünïcode", "quote\"back\\slash", "tab\tnul\u0000", "日本")) {
+      assertThat(Paging.jsonBytes(text))
+          .as(text)
+          .isGreaterThanOrEqualTo(
+              RestJson.mapper().writeValueAsString(text).getBytes(StandardCharsets.UTF_8).length);
+    }
   }
 
   @Test
