@@ -345,7 +345,7 @@ public final class Benchmarks implements Callable<Integer> {
           throw new IllegalStateException(jar + " is missing");
         }
       }
-      List<List<Duration>> durations =
+      List<List<ColdInit.Sample>> durations =
           new ColdInit(
                   project.resolve("bench/target/puddle-bench-cold-init.jar"), catalogs.twin(), run)
               .measure(jars, SideBySide.SMALL, coldInits);

@@ -41,8 +41,6 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
  * A malformed setting stops the function at init, naming the variable.
  */
 final class AuthEnvironment {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private final Map<String, String> env;
 
   AuthEnvironment(Map<String, String> env) {
@@ -95,7 +93,8 @@ final class AuthEnvironment {
     }
     List<TrustedIssuer> issuers = new ArrayList<>();
     try {
-      JsonNode array = JSON.readTree(value);
+      // a mapper of its own, made only when there are external issuers to read
+      JsonNode array = new ObjectMapper().readTree(value);
       if (!array.isArray()) {
         throw new IllegalStateException(
             EnvironmentVariable.AUTH_ISSUERS.key() + " must be a JSON array of issuers");

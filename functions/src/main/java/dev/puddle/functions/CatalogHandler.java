@@ -2,13 +2,7 @@ package dev.puddle.functions;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.puddle.core.api.RequestLimits;
 import dev.puddle.core.rest.CatalogApi;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,22 +19,6 @@ import org.crac.Resource;
  * #afterRestore} drops what must not outlive the snapshot.
  */
 public final class CatalogHandler implements RequestStreamHandler, Resource {
-  /**
-   * The longest string an event may hold: the base64 of a body of API Gateway's limit, and some. An
-   * event with a longer one (a body beyond the limit) is answered 413 without being read.
-   */
-  private static final int MAX_EVENT_STRING_CHARS = RequestLimits.MAX_BODY_BYTES / 3 * 4 + 1024;
-
-  private static final ObjectMapper JSON =
-      new ObjectMapper(
-              JsonFactory.builder()
-                  .streamReadConstraints(
-                      StreamReadConstraints.builder()
-                          .maxStringLength(MAX_EVENT_STRING_CHARS)
-                          .build())
-                  .build())
-          .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-
   /** Built in the execution environment's init phase. */
   private static final class FromEnvironment {
     static final CatalogWiring WIRING = CatalogWiring.fromEnvironment(System.getenv());
@@ -100,16 +78,13 @@ public final class CatalogHandler implements RequestStreamHandler, Resource {
       throws IOException {
     HttpApiEvent event;
     try {
-      event = JSON.readValue(input, HttpApiEvent.class);
-    } catch (JsonProcessingException e) {
-      if (!(e instanceof StreamConstraintsException)
-          && !(e.getCause() instanceof StreamConstraintsException)) {
-        throw e;
-      }
-      JSON.writeValue(output, function.tooLarge());
+      event = HttpApiJson.read(input);
+    } catch (StreamConstraintsException e) {
+      // a string over HttpApiJson.MAX_EVENT_STRING_CHARS: a body beyond API Gateway's limit
+      HttpApiJson.write(function.tooLarge(), output);
       return;
     }
-    JSON.writeValue(output, function.handle(event, context));
+    HttpApiJson.write(function.handle(event, context), output);
   }
 
   @Override

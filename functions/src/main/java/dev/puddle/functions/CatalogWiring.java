@@ -185,7 +185,18 @@ public record CatalogWiring(
             parts.log());
     return new CatalogWiring(
         function,
-        new Priming(function, parts.groups(), gate, authenticator, parts.settings().realm()),
+        new Priming(
+            function,
+            parts.groups(),
+            gate,
+            authenticator,
+            parts.settings().realm(),
+            () -> {
+              parts.storage().prime();
+              if (parts.requestSigner() != null) {
+                parts.requestSigner().prime();
+              }
+            }),
         api,
         database,
         parts.credentials(),

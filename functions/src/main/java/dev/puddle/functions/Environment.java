@@ -181,13 +181,15 @@ final class Environment {
   RequestSigner requestSigner(Supplier<AwsCredentialsProvider> own) {
     String endpoint = value(EnvironmentVariable.S3_ENDPOINT);
     if (endpoint == null) {
-      return new RequestSigner(own.get(), S3Addressing.aws(), Clock.systemUTC());
+      return new RequestSigner(own, S3Addressing.aws(), Clock.systemUTC());
     }
+    // read now, so that a missing key stops the function at init as every other setting does
+    String accessKeyId = required(EnvironmentVariable.S3_ACCESS_KEY_ID);
+    String secretAccessKey = required(EnvironmentVariable.S3_SECRET_ACCESS_KEY);
     return new RequestSigner(
-        StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(
-                required(EnvironmentVariable.S3_ACCESS_KEY_ID),
-                required(EnvironmentVariable.S3_SECRET_ACCESS_KEY))),
+        () ->
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(accessKeyId, secretAccessKey)),
         S3Addressing.pathStyle(endpoint),
         Clock.systemUTC());
   }

@@ -3,8 +3,6 @@ package dev.puddle.functions;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.puddle.contract.FunctionGroup;
 import dev.puddle.contract.RequestMetric;
 import dev.puddle.core.api.RequestStats;
@@ -210,17 +208,36 @@ public final class RequestLog {
       };
     }
 
-    /** The metric directives, the same on every line of a group: which fields are metrics. */
+    /**
+     * The metric directives, the same on every line of a group: which fields are metrics. Written
+     * with the generator, as the line is: a tree's {@code toString} would set up databind's
+     * serialization on a cold start's first request.
+     */
     private String directives(List<RequestMetric> metrics) {
-      ArrayNode directives = JSON.createArrayNode();
-      ObjectNode directive = directives.addObject();
-      directive.put("Namespace", namespace);
-      directive.putArray("Dimensions").addArray().add(RequestMetric.DIMENSION);
-      ArrayNode list = directive.putArray("Metrics");
-      for (RequestMetric metric : metrics) {
-        list.addObject().put("Name", metric.metricName()).put("Unit", metric.unit());
+      StringWriter text = new StringWriter(256);
+      try (JsonGenerator json = JSON.createGenerator(text)) {
+        json.writeStartArray();
+        json.writeStartObject();
+        json.writeStringField("Namespace", namespace);
+        json.writeArrayFieldStart("Dimensions");
+        json.writeStartArray();
+        json.writeString(RequestMetric.DIMENSION);
+        json.writeEndArray();
+        json.writeEndArray();
+        json.writeArrayFieldStart("Metrics");
+        for (RequestMetric metric : metrics) {
+          json.writeStartObject();
+          json.writeStringField("Name", metric.metricName());
+          json.writeStringField("Unit", metric.unit());
+          json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+        json.writeEndArray();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot write the metric directives", e);
       }
-      return directives.toString();
+      return text.toString();
     }
 
     private static double round(double millis) {

@@ -86,8 +86,9 @@ public final class LocalS3 implements AutoCloseable {
    */
   public RequestSigner requestSigner() {
     return new RequestSigner(
-        StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(ACCESS_KEY_ID, SECRET_ACCESS_KEY)),
+        () ->
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(ACCESS_KEY_ID, SECRET_ACCESS_KEY)),
         S3Addressing.pathStyle(endpoint()),
         Clock.systemUTC());
   }

@@ -46,11 +46,14 @@ public final class ColdInit {
     this.runDirectory = runDirectory;
   }
 
+  /** One cold init: from process spawn to the answer, and the classes loaded by then. */
+  public record Sample(Duration time, long classes) {}
+
   /**
    * Starts {@code times} JVMs on each of {@code functionsJars}, interleaved; returns each jar's
-   * times to its answer, in the order of the jars.
+   * samples, in the order of the jars.
    */
-  public List<List<Duration>> measure(List<Path> functionsJars, TableIdentifier table, int times) {
+  public List<List<Sample>> measure(List<Path> functionsJars, TableIdentifier table, int times) {
     Path event = writeEvent(table);
     Map<String, String> env =
         Map.of(
@@ -68,7 +71,7 @@ public final class ColdInit {
             PuddleTwin.SECRET_ACCESS_KEY,
             EnvironmentVariable.REGION.key(),
             PuddleTwin.REGION);
-    List<List<Duration>> durations = new ArrayList<>();
+    List<List<Sample>> durations = new ArrayList<>();
     functionsJars.forEach(jar -> durations.add(new ArrayList<>()));
     for (int i = 1; i <= times; i++) {
       for (int j = 0; j < functionsJars.size(); j++) {
@@ -78,7 +81,7 @@ public final class ColdInit {
     return durations;
   }
 
-  private Duration once(Path functionsJar, Path event, Map<String, String> env, String name) {
+  private Sample once(Path functionsJar, Path event, Map<String, String> env, String name) {
     List<String> arguments = new ArrayList<>(LAMBDA_JVM_OPTIONS);
     arguments.addAll(
         List.of(
@@ -94,12 +97,13 @@ public final class ColdInit {
             runDirectory.resolve("logs/" + name + ".log"),
             line -> line.startsWith(ColdInitMain.DONE))) {
       ChildJvm.Signal done = jvm.awaitSignal(TIMEOUT);
-      String status = done.line().substring(ColdInitMain.DONE.length()).strip();
-      if (!status.equals("200")) {
+      String[] answer =
+          done.line().substring(ColdInitMain.DONE.length()).strip().split(ColdInitMain.CLASSES);
+      if (!answer[0].equals("200")) {
         throw new IllegalStateException(
-            "The cold loadTable on " + functionsJar + " answered " + status + ", not 200");
+            "The cold loadTable on " + functionsJar + " answered " + answer[0] + ", not 200");
       }
-      return done.sinceSpawn();
+      return new Sample(done.sinceSpawn(), Long.parseLong(answer[1].strip()));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.puddle.bench.report;
 
+import dev.puddle.bench.measure.ColdInit;
 import dev.puddle.bench.measure.CommitRun;
 import dev.puddle.bench.measure.Comparison;
 import dev.puddle.bench.measure.Interleaved.Round;
@@ -89,10 +90,24 @@ public final class Report {
    * The read handler's cold inits on a functions jar and, if {@code peerJar} is not null, on a peer
    * jar measured interleaved with it.
    */
-  public record ColdInits(Path jar, List<Duration> times, Path peerJar, List<Duration> peerTimes) {
+  /** The cold inits of this checkout's functions jar and, interleaved, of a peer jar's. */
+  public record ColdInits(
+      Path jar, List<ColdInit.Sample> samples, Path peerJar, List<ColdInit.Sample> peerSamples) {
     public ColdInits {
-      times = List.copyOf(times);
-      peerTimes = List.copyOf(peerTimes);
+      samples = List.copyOf(samples);
+      peerSamples = List.copyOf(peerSamples);
+    }
+
+    List<Duration> times() {
+      return samples.stream().map(ColdInit.Sample::time).toList();
+    }
+
+    List<Duration> peerTimes() {
+      return peerSamples.stream().map(ColdInit.Sample::time).toList();
+    }
+
+    static long medianClasses(List<ColdInit.Sample> samples) {
+      return Math.round(Stats.median(samples.stream().map(s -> (double) s.classes()).toList()));
     }
   }
 
@@ -224,21 +239,24 @@ public final class Report {
               Locale.ROOT,
               "%nCold init of the read handler (new JVM on the functions jar, C1 only as on"
                   + " Lambda: process spawn to the answer of one `loadTable` event): `%s`"
-                  + " (%s) median **%.0f ms** of %d (%s)",
+                  + " (%s) median **%.0f ms** of %d (%s), %,d classes loaded",
               coldInits.jar().getFileName(),
               size(fileSize(coldInits.jar())),
               medianMillis(coldInits.times()),
               coldInits.times().size(),
-              millisList(coldInits.times())));
+              millisList(coldInits.times()),
+              ColdInits.medianClasses(coldInits.samples())));
       if (coldInits.peerJar() != null) {
         out.append(
             String.format(
                 Locale.ROOT,
-                "; peer `%s` (%s), interleaved with it, median **%.0f ms** (%s): ratio **%.2fx**",
+                "; peer `%s` (%s), interleaved with it, median **%.0f ms** (%s), %,d classes"
+                    + " loaded: ratio **%.2fx**",
                 coldInits.peerJar(),
                 size(fileSize(coldInits.peerJar())),
                 medianMillis(coldInits.peerTimes()),
                 millisList(coldInits.peerTimes()),
+                ColdInits.medianClasses(coldInits.peerSamples()),
                 medianMillis(coldInits.times()) / medianMillis(coldInits.peerTimes())));
       }
       out.append(".");

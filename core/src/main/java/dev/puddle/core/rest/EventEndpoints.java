@@ -42,8 +42,12 @@ final class EventEndpoints {
   static final int DEFAULT_PAGE_SIZE = 100;
   static final int MAX_PAGE_SIZE = 1000;
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+  /** Made by the first query of the change feed, not when a function's wiring makes this. */
+  private static final class Json {
+    static final ObjectMapper MAPPER =
+        new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+  }
+
   private static final String TOKEN_VERSION = "e1";
 
   /** Where a page starts: after the event of {@code afterId}, read at {@code timestampMs}. */
@@ -102,7 +106,7 @@ final class EventEndpoints {
     }
     QueryEventsRequest query;
     try {
-      query = JSON.readValue(body, QueryEventsRequest.class);
+      query = Json.MAPPER.readValue(body, QueryEventsRequest.class);
     } catch (JsonProcessingException e) {
       throw new BadRequestException("Malformed request: %s", e.getOriginalMessage());
     }

@@ -37,7 +37,12 @@ import org.slf4j.LoggerFactory;
  */
 final class IdempotentRequests {
   private static final Logger LOG = LoggerFactory.getLogger(IdempotentRequests.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Made by the first request with a key, not when a function's wiring makes this. */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
+
   private static final String HEADER = "idempotency-key";
 
   /** How long past the request's deadline its claim lasts, in case it is slow to let go. */
@@ -120,7 +125,7 @@ final class IdempotentRequests {
             key,
             attempt,
             response.status(),
-            JSON.writeValueAsString(response.headers()),
+            Json.MAPPER.writeValueAsString(response.headers()),
             gzippedBody(response));
       } else {
         keys.release(realm, key, attempt);
@@ -170,7 +175,8 @@ final class IdempotentRequests {
       Map<String, String> headers =
           existing.headers() == null
               ? Map.of()
-              : JSON.readValue(existing.headers(), new TypeReference<Map<String, String>>() {});
+              : Json.MAPPER.readValue(
+                  existing.headers(), new TypeReference<Map<String, String>>() {});
       String body = existing.body() == null ? null : Gzip.decompress(existing.body());
       return new Response(existing.status(), headers, body);
     } catch (IOException e) {

@@ -7,7 +7,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpMethod;
@@ -47,20 +49,55 @@ public final class RequestSigner {
   private static final Set<String> SIGNATURE_HEADERS =
       Set.of("host", "authorization", "x-amz-date", "x-amz-content-sha256");
 
-  private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
-  private final AwsCredentialsProvider credentials;
+  /**
+   * The SDK's signer, made on the first signature (or by {@link #prime}), not with the function's
+   * wiring: every catalog function has a {@code RequestSigner}, to tell engines that it signs, and
+   * all but the signer function never sign; those need not load the SDK's signing at init.
+   */
+  private static final class SigV4 {
+    static final AwsV4HttpSigner SIGNER = AwsV4HttpSigner.create();
+  }
+
+  private final Supplier<AwsCredentialsProvider> credentialsSource;
   private final S3Addressing addressing;
   private final Clock clock;
+  private volatile AwsCredentialsProvider credentials;
 
   /**
-   * A signer under {@code credentials}, for the S3 endpoints {@code addressing} knows.
+   * A signer under the credentials of the provider {@code credentials} makes, asked for it on the
+   * first signature, for the S3 endpoints {@code addressing} knows.
    *
    * @param clock the signing time's clock
    */
-  public RequestSigner(AwsCredentialsProvider credentials, S3Addressing addressing, Clock clock) {
-    this.credentials = credentials;
+  public RequestSigner(
+      Supplier<AwsCredentialsProvider> credentials, S3Addressing addressing, Clock clock) {
+    this.credentialsSource = credentials;
     this.addressing = addressing;
     this.clock = clock;
+  }
+
+  /**
+   * Makes the SDK's signer and the credentials provider now, resolving no credentials: SnapStart's
+   * priming, so that the snapshot holds them, as a signature after a restore would otherwise make
+   * them.
+   */
+  public void prime() {
+    credentials();
+    Objects.requireNonNull(SigV4.SIGNER);
+  }
+
+  private AwsCredentialsProvider credentials() {
+    AwsCredentialsProvider provider = credentials;
+    if (provider == null) {
+      synchronized (this) {
+        provider = credentials;
+        if (provider == null) {
+          provider = credentialsSource.get();
+          credentials = provider;
+        }
+      }
+    }
+    return provider;
   }
 
   /** Where the buckets of request URIs are. */
@@ -89,9 +126,9 @@ public final class RequestSigner {
         });
     boolean signsPayload = body != null;
     SignedRequest signed =
-        signer.sign(
+        SigV4.SIGNER.sign(
             sign -> {
-              sign.identity(credentials.resolveCredentials())
+              sign.identity(credentials().resolveCredentials())
                   .request(request.build())
                   .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
                   .putProperty(AwsV4HttpSigner.REGION_NAME, region)
