@@ -10,8 +10,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -132,6 +136,33 @@ class IdempotencyTest {
   }
 
   @Test
+  void twoAttemptsAtOnceApplyTheChangeOnce() throws Exception {
+    UUID key = UUID.randomUUID();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try (Connection holder = lockTableRow()) {
+      // both attempts reach the commit's row lock, on two instances, before either can change
+      // anything: the claim, in each change's own transaction, decides which one lands
+      Future<Invocations.Answer> one =
+          pool.submit(() -> send(first, Route.UPDATE_TABLE, table(), setProperty("v1"), key));
+      awaitWaitingOn(holder, 1);
+      Future<Invocations.Answer> other =
+          pool.submit(() -> send(second, Route.UPDATE_TABLE, table(), setProperty("v1"), key));
+      awaitWaitingOn(holder, 2);
+      holder.rollback();
+
+      List<Integer> statuses = List.of(one.get().status(), other.get().status());
+      // the other attempt waits for the one that landed, then replays it or is told to retry
+      assertThat(statuses).contains(200).allMatch(status -> status == 200 || status == 503);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(metadataLogSize()).as("one commit after the create").isEqualTo(1);
+    expect(send(second, Route.UPDATE_TABLE, table(), setProperty("v1"), key), 200);
+    assertThat(metadataLogSize()).isEqualTo(1);
+    assertThat(currentProperty()).isEqualTo("v1");
+  }
+
+  @Test
   void aKeyWhoseChangeLandedButWhoseResponseWasLostIsNotAppliedAgain() throws SQLException {
     UUID key = UUID.randomUUID();
     expect(send(first, Route.UPDATE_TABLE, table(), setProperty("v1"), key), 200);
@@ -230,6 +261,40 @@ class IdempotencyTest {
       }
     }
     return holder;
+  }
+
+  /** Waits until {@code count} other sessions wait, directly or not, for {@code holder}. */
+  private static void awaitWaitingOn(Connection holder, int count) throws Exception {
+    int holderPid;
+    try (PreparedStatement statement = holder.prepareStatement("SELECT pg_backend_pid()");
+        ResultSet rs = statement.executeQuery()) {
+      rs.next();
+      holderPid = rs.getInt(1);
+    }
+    try (Connection watcher =
+        PostgresConnections.factory(TestTwin.get().jdbcUrl(), null, null).open()) {
+      long giveUp = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+      while (true) {
+        try (PreparedStatement statement =
+            watcher.prepareStatement(
+                // a later waiter for a row lock waits on the first waiter, not the holder
+                "WITH RECURSIVE waiting (pid) AS (SELECT pid FROM pg_stat_activity"
+                    + " WHERE ? = ANY (pg_blocking_pids(pid))"
+                    + " UNION SELECT a.pid FROM pg_stat_activity a JOIN waiting w"
+                    + " ON w.pid = ANY (pg_blocking_pids(a.pid)))"
+                    + " SELECT count(*) FROM waiting")) {
+          statement.setInt(1, holderPid);
+          try (ResultSet rs = statement.executeQuery()) {
+            rs.next();
+            if (rs.getInt(1) >= count) {
+              return;
+            }
+          }
+        }
+        assertThat(System.nanoTime()).as("sessions waiting on the lock").isLessThan(giveUp);
+        Thread.onSpinWait();
+      }
+    }
   }
 
   private static void age(UUID key, String interval) {

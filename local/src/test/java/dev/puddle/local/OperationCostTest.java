@@ -97,6 +97,8 @@ class OperationCostTest {
   private static Storage storage;
   private static MeasuringHandler handler;
   private static HttpFront server;
+  private static MeasuringHandler keyedHandler;
+  private static HttpFront keyedServer;
 
   @BeforeAll
   static void startMeasuredCatalog() throws IOException {
@@ -107,7 +109,8 @@ class OperationCostTest {
         new Database(sql.wrap(PostgresConnections.factory(twin.jdbcUrl(), "postgres", null)), 2);
     storage = s3.storage();
     // without idempotency keys, which Iceberg's client sends once /v1/config advertises them:
-    // this measures the operations themselves (a key adds three statements to a mutation)
+    // this measures the operations themselves (a key adds two statements to a mutation, which
+    // the catalog next to it, with keys, measures)
     CatalogApi api =
         CatalogApi.builder(
                 new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE, null),
@@ -119,12 +122,25 @@ class OperationCostTest {
             .build();
     handler = new MeasuringHandler(new CatalogHandler(api), sql, s3);
     server = HttpFront.start("127.0.0.1", 0, 1, new ApiGatewayBridge(handler, new InFlight()));
+    CatalogApi keyed =
+        CatalogApi.builder(
+                new CatalogApi.Settings(LocalTwin.REALM, LocalTwin.WAREHOUSE), database, storage)
+            .authenticator(RootCaller.of(LocalTwin.REALM))
+            .credentialVendor(twin.credentialVendor())
+            .requestSigner(twin.requestSigner())
+            .build();
+    keyedHandler = new MeasuringHandler(new CatalogHandler(keyed), sql, s3);
+    keyedServer =
+        HttpFront.start("127.0.0.1", 0, 1, new ApiGatewayBridge(keyedHandler, new InFlight()));
   }
 
   @AfterAll
   static void stopMeasuredCatalog() {
     if (server != null) {
       server.close();
+    }
+    if (keyedServer != null) {
+      keyedServer.close();
     }
     if (database != null) {
       database.close();
@@ -260,6 +276,64 @@ class OperationCostTest {
       assertThat(s3.requests().subList(before, s3.requests().size()))
           .extracting(S3Request::kind)
           .containsExactly(S3Kind.HEAD, S3Kind.GET, S3Kind.LIST);
+    }
+  }
+
+  /**
+   * An {@code Idempotency-Key}, which Iceberg's client sends with every mutation once {@code
+   * /v1/config} advertises a lifetime, adds two statements and no transaction: the key claimed, as
+   * the last statement of the change's own transaction, and the response stored after it.
+   */
+  @Test
+  void anIdempotencyKeyAddsTwoStatementsToACreateAndACommit() throws IOException {
+    String warehouse = TestTwin.newWarehouse("cost-keyed");
+    Namespace namespace = Namespace.of("sales");
+    TableIdentifier identifier = TableIdentifier.of(namespace, "orders");
+    Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+    try (RESTCatalog catalog =
+        client(warehouse, Map.of(CatalogProperties.URI, keyedServer.uri()))) {
+      catalog.createNamespace(namespace);
+
+      keyedHandler.clear();
+      Table table = catalog.createTable(identifier, schema);
+      Call create = keyedHandler.only(Route.CREATE_TABLE);
+
+      keyedHandler.clear();
+      table.updateProperties().set("owner", "sales").commit();
+      Call commit = keyedHandler.only(Route.UPDATE_TABLE);
+
+      System.out.println(create.line("createTable, idempotency key"));
+      System.out.println(commit.line("commit, idempotency key"));
+
+      // createTable: the seven statements of loadTableReadsPostgresOnly…, then
+      //  8. WITH wrote … claimed AS (INSERT INTO idempotency_key … ON CONFLICT DO UPDATE … WHERE
+      //     the key is free or this attempt's), the transaction's last statement, before its
+      //     COMMIT
+      //  9. WITH expired AS (DELETE a few long-expired keys) INSERT INTO idempotency_key … ON
+      //     CONFLICT DO UPDATE (the response stored, autocommit)
+      // nine statements, ten round trips (eight without a key)
+      assertThat(create.sql()).as(create.describe()).hasSize(9);
+      assertThat(create.sql().get(6)).startsWith("WITH feed_lock");
+      assertThat(create.sql().get(7))
+          .startsWith("WITH wrote")
+          .contains("INSERT INTO idempotency_key");
+      assertThat(create.sql().get(8))
+          .startsWith("WITH expired")
+          .contains("INSERT INTO idempotency_key");
+      assertThat(create.commits()).as(create.describe()).isEqualTo(1);
+      assertThat(create.roundTrips()).isEqualTo(10);
+
+      // the commit: the five statements of a commit, the claim last in its transaction, and the
+      // response stored: seven statements, eight round trips (six without a key)
+      assertThat(commit.sql()).as(commit.describe()).hasSize(7);
+      assertThat(commit.sql().get(0)).contains("FROM caller_access_and_object(");
+      assertThat(commit.sql().get(1)).isEqualTo("SELECT 1");
+      assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
+      assertThat(commit.sql().get(4)).startsWith("WITH feed_lock");
+      assertThat(commit.sql().get(5)).startsWith("WITH wrote");
+      assertThat(commit.sql().get(6)).startsWith("WITH expired");
+      assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
+      assertThat(commit.roundTrips()).isEqualTo(8);
     }
   }
 
@@ -461,9 +535,10 @@ class OperationCostTest {
 
   private RESTCatalog client(String warehouse, Map<String, String> extra) {
     // The engine reaches S3 directly, not through the counting forwarder the catalog uses.
-    Map<String, String> properties = new java.util.HashMap<>(extra);
+    Map<String, String> properties = new java.util.HashMap<>();
     properties.put(CatalogProperties.URI, server.uri());
     properties.put(S3FileIOProperties.ENDPOINT, TestTwin.get().s3Endpoint());
+    properties.putAll(extra);
     return TestTwin.restCatalog(warehouse, properties);
   }
 

@@ -285,7 +285,7 @@ public final class CatalogObjects {
   public boolean swap(Warehouse warehouse, Swap swap, Change change) {
     // a transaction even for one UPDATE: its statement timeout is cancelled by the server at the
     // request's deadline, so a commit never lands after its response said it failed, and an
-    // idempotency key is marked applied in the same transaction
+    // idempotency key is claimed in the same transaction
     return database.transaction(
         change,
         (connection, events) -> {

@@ -117,9 +117,9 @@ public final class Database implements AutoCloseable {
   /**
    * {@link #transaction(Work)} for a change of the catalog: after the work and before the commit,
    * the events it recorded are written ({@link EventStore#insert}) and then the {@code change}'s
-   * idempotency mark, the record that a keyed request took effect. Events of a transaction that
-   * rolls back are never written; once a transaction's events are committed, the request's scope
-   * hears of it ({@link RequestScope#eventsCommitted}).
+   * idempotency mark, the claim of a keyed request's key if the transaction changed anything.
+   * Events of a transaction that rolls back are never written; once a transaction's events are
+   * committed, the request's scope hears of it ({@link RequestScope#eventsCommitted}).
    */
   public <T> T transaction(Change change, ChangeWork<T> work) {
     boolean[] wroteEvents = {false};

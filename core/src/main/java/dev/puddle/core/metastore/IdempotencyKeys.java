@@ -10,11 +10,17 @@ import java.util.UUID;
 import org.apache.iceberg.exceptions.ServiceUnavailableException;
 
 /**
- * Idempotency keys in PostgreSQL. A request claims its key for one attempt, with a lease; each
- * transaction of the attempt that changes something records, in the same transaction, that the key
- * took effect ({@link #markApplied}); the attempt then stores its final response. A key whose lease
- * ran out before anything was applied can be claimed again; one older than its lifetime counts as
- * new. Claims also delete a few long-expired keys, so the table stays small.
+ * Idempotency keys in PostgreSQL. There is no claim ahead of the request: the first transaction of
+ * an attempt that changes something claims the key in that same transaction, as its last statement
+ * ({@link Claim}), so the change and the claim commit together or not at all. A concurrent attempt
+ * with the same key that also changed something waits on the key's row until the first commits,
+ * then finds the key taken and rolls its change back. Once the attempt has its response, {@link
+ * #finish} stores it if it is final: for the owning attempt, or for an attempt that changed nothing
+ * and finds the key free (a validation error, a missing object). An attempt that finds the key held
+ * by another answers from that key's row instead of its own response. A key older than its lifetime
+ * counts as new; a key whose attempt died before applying anything (left by earlier versions, which
+ * claimed ahead) can be taken over once its lease ran out. Finishing also deletes a few
+ * long-expired keys, so the table stays small.
  */
 public final class IdempotencyKeys {
   /** A key's row as another attempt left it. */
@@ -26,8 +32,26 @@ public final class IdempotencyKeys {
       String headers,
       byte[] body) {}
 
-  /** Long-expired keys deleted per claim. */
+  /** Long-expired keys deleted per finish. */
   private static final int CLEANUP_BATCH = 20;
+
+  /**
+   * When an attempt may take the key's row {@code k} for the request {@code EXCLUDED}: it owns it
+   * already, the key outlived its lifetime (parameter 1, seconds), or its attempt ended without a
+   * response and without applying anything.
+   */
+  private static final String TAKES =
+      " WHERE k.attempt = EXCLUDED.attempt"
+          + " OR k.created_at < now() - make_interval(secs => ?)"
+          + " OR (k.status IS NULL AND NOT k.applied AND k.lease_until < now()"
+          + " AND k.request_hash = EXCLUDED.request_hash)";
+
+  /** Resets the key's row for an attempt that takes it; parameter 1 is the lifetime, seconds. */
+  private static final String TAKE =
+      " request_hash = EXCLUDED.request_hash, operation = EXCLUDED.operation,"
+          + " attempt = EXCLUDED.attempt, lease_until = EXCLUDED.lease_until,"
+          + " created_at = CASE WHEN k.created_at < now() - make_interval(secs => ?)"
+          + " THEN now() ELSE k.created_at END";
 
   private final Database database;
 
@@ -36,58 +60,94 @@ public final class IdempotencyKeys {
   }
 
   /**
-   * Claims a key for {@code attempt}: true if the attempt now owns it (a new key, an expired one,
-   * or one whose earlier attempt for the same request died before applying anything).
+   * One attempt of a keyed request: the mark each of its change transactions writes. It claims the
+   * key, or (in a later transaction of the same attempt) confirms it still owns it, and marks it
+   * applied — only if the transaction changed something. If another attempt holds the key, the
+   * transaction must not commit: the mark throws, and {@link #lost()} tells the request to answer
+   * from the key's row.
    */
-  public boolean claim(
-      String realm,
-      UUID key,
-      byte[] requestHash,
-      String operation,
-      UUID attempt,
-      Duration lease,
-      Duration lifetime) {
-    return database.autocommit(
-        connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "WITH expired AS (DELETE FROM idempotency_key WHERE ctid = ANY (ARRAY("
-                      + " SELECT ctid FROM idempotency_key"
-                      + " WHERE created_at < now() - make_interval(secs => ?) - interval '1 hour'"
-                      + " AND NOT (realm_id = ? AND key = ?)"
-                      + " ORDER BY created_at LIMIT "
-                      + CLEANUP_BATCH
-                      + " FOR UPDATE SKIP LOCKED)))"
-                      + " INSERT INTO idempotency_key AS k"
-                      + " (realm_id, key, request_hash, operation, attempt, lease_until)"
-                      + " VALUES (?, ?, ?, ?, ?, now() + make_interval(secs => ?))"
-                      + " ON CONFLICT (realm_id, key) DO UPDATE SET"
-                      + " request_hash = EXCLUDED.request_hash, operation = EXCLUDED.operation,"
-                      + " attempt = EXCLUDED.attempt, lease_until = EXCLUDED.lease_until,"
-                      + " applied = false, status = NULL, headers = NULL, body = NULL,"
-                      + " created_at = CASE WHEN k.created_at < now() - make_interval(secs => ?)"
-                      + " THEN now() ELSE k.created_at END"
-                      + " WHERE k.created_at < now() - make_interval(secs => ?)"
-                      + " OR (k.status IS NULL AND NOT k.applied AND k.lease_until < now()"
-                      + " AND k.request_hash = EXCLUDED.request_hash)"
-                      + " RETURNING k.attempt")) {
-            double lifetimeSeconds = lifetime.toMillis() / 1000.0;
-            statement.setDouble(1, lifetimeSeconds);
-            statement.setString(2, realm);
-            statement.setObject(3, key);
-            statement.setString(4, realm);
-            statement.setObject(5, key);
-            statement.setBytes(6, requestHash);
-            statement.setString(7, operation);
-            statement.setObject(8, attempt);
-            statement.setDouble(9, lease.toMillis() / 1000.0);
-            statement.setDouble(10, lifetimeSeconds);
-            statement.setDouble(11, lifetimeSeconds);
-            try (ResultSet rs = statement.executeQuery()) {
-              return rs.next() && attempt.equals(rs.getObject(1, UUID.class));
-            }
+  public static final class Claim implements IdempotencyMark {
+    private final String realm;
+    private final UUID key;
+    private final byte[] requestHash;
+    private final String operation;
+    private final UUID attempt;
+    private final Duration lease;
+    private final Duration lifetime;
+    private volatile boolean claimed;
+    private volatile boolean lost;
+
+    public Claim(
+        String realm,
+        UUID key,
+        byte[] requestHash,
+        String operation,
+        UUID attempt,
+        Duration lease,
+        Duration lifetime) {
+      this.realm = realm;
+      this.key = key;
+      this.requestHash = requestHash;
+      this.operation = operation;
+      this.attempt = attempt;
+      this.lease = lease;
+      this.lifetime = lifetime;
+    }
+
+    public UUID key() {
+      return key;
+    }
+
+    /** Whether a transaction of this attempt claimed the key (it may have rolled back since). */
+    public boolean claimed() {
+      return claimed;
+    }
+
+    /** Whether a transaction of this attempt found the key held by another and rolled back. */
+    public boolean lost() {
+      return lost;
+    }
+
+    @Override
+    public void write(Connection connection) throws SQLException {
+      // the transaction id tells whether the work wrote anything (this statement comes last):
+      // a transaction that changed nothing claims nothing
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "WITH wrote AS MATERIALIZED (SELECT txid_current_if_assigned() IS NOT NULL AS yes),"
+                  + " claimed AS (INSERT INTO idempotency_key AS k"
+                  + " (realm_id, key, request_hash, operation, attempt, lease_until, applied)"
+                  + " SELECT ?, ?, ?, ?, ?, now() + make_interval(secs => ?), true"
+                  + " FROM wrote WHERE yes"
+                  + " ON CONFLICT (realm_id, key) DO UPDATE SET"
+                  + TAKE
+                  + ", applied = true, status = NULL, headers = NULL, body = NULL"
+                  + TAKES
+                  + " RETURNING 1)"
+                  + " SELECT (SELECT yes FROM wrote), (SELECT count(*) FROM claimed)")) {
+        double lifetimeSeconds = lifetime.toMillis() / 1000.0;
+        statement.setString(1, realm);
+        statement.setObject(2, key);
+        statement.setBytes(3, requestHash);
+        statement.setString(4, operation);
+        statement.setObject(5, attempt);
+        statement.setDouble(6, lease.toMillis() / 1000.0);
+        statement.setDouble(7, lifetimeSeconds);
+        statement.setDouble(8, lifetimeSeconds);
+        try (ResultSet rs = statement.executeQuery()) {
+          rs.next();
+          if (!rs.getBoolean(1)) {
+            return;
           }
-        });
+          if (rs.getLong(2) == 0) {
+            lost = true;
+            throw new ServiceUnavailableException(
+                "Idempotency key %s is held by another attempt; nothing was committed", key);
+          }
+          claimed = true;
+        }
+      }
+    }
   }
 
   /** The key's row, if it exists. */
@@ -120,63 +180,64 @@ public final class IdempotencyKeys {
   }
 
   /**
-   * Inside a transaction of the attempt, just before it commits: records that the key took effect
-   * if the transaction changed anything (it has a transaction id). If another attempt has taken the
-   * key over meanwhile, the transaction must not commit: this throws.
+   * Stores the final response of {@code claim}'s attempt: true if it did, false if another attempt
+   * holds the key (the response is then not this attempt's to give). The attempt owns the key if
+   * one of its transactions claimed it; if none did, it takes the key now, as a claim would.
    */
-  public static void markApplied(Connection connection, String realm, UUID key, UUID attempt)
-      throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "WITH wrote AS MATERIALIZED (SELECT txid_current_if_assigned() IS NOT NULL AS yes),"
-                + " marked AS (UPDATE idempotency_key SET applied = true"
-                + " WHERE realm_id = ? AND key = ? AND attempt = ? AND (SELECT yes FROM wrote)"
-                + " RETURNING 1)"
-                + " SELECT (SELECT yes FROM wrote), (SELECT count(*) FROM marked)")) {
-      statement.setString(1, realm);
-      statement.setObject(2, key);
-      statement.setObject(3, attempt);
-      try (ResultSet rs = statement.executeQuery()) {
-        rs.next();
-        if (rs.getBoolean(1) && rs.getLong(2) == 0) {
-          throw new ServiceUnavailableException(
-              "Idempotency key %s was taken over by another attempt; nothing was committed", key);
-        }
-      }
-    }
-  }
-
-  /** Stores the final response of the owning attempt. */
-  public void finish(
-      String realm, UUID key, UUID attempt, int status, String headers, byte[] body) {
-    database.autocommit(
+  public boolean finish(Claim claim, int status, String headers, byte[] body) {
+    return database.autocommit(
         connection -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
-                  "UPDATE idempotency_key SET status = ?, headers = ?, body = ?"
-                      + " WHERE realm_id = ? AND key = ? AND attempt = ?")) {
-            statement.setInt(1, status);
-            statement.setString(2, headers);
-            statement.setBytes(3, body);
-            statement.setString(4, realm);
-            statement.setObject(5, key);
-            statement.setObject(6, attempt);
-            return statement.executeUpdate();
+                  "WITH expired AS (DELETE FROM idempotency_key WHERE ctid = ANY (ARRAY("
+                      + " SELECT ctid FROM idempotency_key"
+                      + " WHERE created_at < now() - make_interval(secs => ?) - interval '1 hour'"
+                      + " AND NOT (realm_id = ? AND key = ?)"
+                      + " ORDER BY created_at LIMIT "
+                      + CLEANUP_BATCH
+                      + " FOR UPDATE SKIP LOCKED)))"
+                      + " INSERT INTO idempotency_key AS k (realm_id, key, request_hash, operation,"
+                      + " attempt, lease_until, status, headers, body)"
+                      + " VALUES (?, ?, ?, ?, ?, now(), ?, ?, ?)"
+                      + " ON CONFLICT (realm_id, key) DO UPDATE SET"
+                      + TAKE
+                      + ", applied = k.attempt = EXCLUDED.attempt AND k.applied,"
+                      + " status = EXCLUDED.status, headers = EXCLUDED.headers,"
+                      + " body = EXCLUDED.body"
+                      + TAKES
+                      + " RETURNING 1")) {
+            double lifetimeSeconds = claim.lifetime.toMillis() / 1000.0;
+            statement.setDouble(1, lifetimeSeconds);
+            statement.setString(2, claim.realm);
+            statement.setObject(3, claim.key);
+            statement.setString(4, claim.realm);
+            statement.setObject(5, claim.key);
+            statement.setBytes(6, claim.requestHash);
+            statement.setString(7, claim.operation);
+            statement.setObject(8, claim.attempt);
+            statement.setInt(9, status);
+            statement.setString(10, headers);
+            statement.setBytes(11, body);
+            statement.setDouble(12, lifetimeSeconds);
+            statement.setDouble(13, lifetimeSeconds);
+            try (ResultSet rs = statement.executeQuery()) {
+              return rs.next();
+            }
           }
         });
   }
 
   /** Ends the attempt's lease without a final response, so a retry need not wait for it. */
-  public void release(String realm, UUID key, UUID attempt) {
+  public void release(Claim claim) {
     database.autocommit(
         connection -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "UPDATE idempotency_key SET lease_until = now()"
                       + " WHERE realm_id = ? AND key = ? AND attempt = ? AND status IS NULL")) {
-            statement.setString(1, realm);
-            statement.setObject(2, key);
-            statement.setObject(3, attempt);
+            statement.setString(1, claim.realm);
+            statement.setObject(2, claim.key);
+            statement.setObject(3, claim.attempt);
             return statement.executeUpdate();
           }
         });

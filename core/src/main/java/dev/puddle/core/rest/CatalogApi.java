@@ -63,10 +63,11 @@ import org.apache.iceberg.exceptions.NoSuchViewException;
  * <p>A request goes through one pipeline, each step handing the next what it needs: the caller is
  * authenticated; its warehouse and its access there are read in one statement (with the table's
  * row, for a load, a commit or a signing); {@link AccessPolicy} authorizes what the path decides,
- * and the credentials a table response is to carry; the idempotency key, if any, is claimed; the
- * endpoint parses the body, authorizes what the body decides and performs the operation, each
- * change writing its events and the key's mark in its own transaction. Built by {@link #builder},
- * the one place that wires a catalog, for the functions, the local twin and the tests alike.
+ * and the credentials a table response is to carry; the endpoint parses the body, authorizes what
+ * the body decides and performs the operation, each change writing its events and, for a request
+ * with an idempotency key, the key's claim in its own transaction; the key's response is stored.
+ * Built by {@link #builder}, the one place that wires a catalog, for the functions, the local twin
+ * and the tests alike.
  */
 public final class CatalogApi {
 

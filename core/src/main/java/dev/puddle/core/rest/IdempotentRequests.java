@@ -20,7 +20,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
@@ -73,7 +72,8 @@ final class IdempotentRequests {
    * Serves a keyed mutation of {@code caller}'s realm, whose keys are its own. The key is bound to
    * the caller too: another principal presenting it is refused (422) rather than handed a response
    * it was never authorized for. {@code perform} performs the request, each of its changes writing
-   * the mark it is given in its own transaction.
+   * the mark it is given in its own transaction: the first that changes something claims the key
+   * there, so no statement of its own runs ahead of the request.
    */
   Response handle(Caller caller, Request request, Function<IdempotencyMark, Response> perform) {
     String realm = caller.realm();
@@ -85,56 +85,52 @@ final class IdempotentRequests {
           400, "BadRequestException", "Invalid Idempotency-Key: expected a UUID (UUIDv7)");
     }
     byte[] hash = hash(caller.principal(), request);
-    UUID attempt = UUID.randomUUID();
     RequestScope scope = RequestScope.current();
     Duration lease =
         scope.deadline().isNone()
             ? LEASE_WITHOUT_DEADLINE
             : Duration.ofMillis(scope.deadline().remainingMillis()).plus(LEASE_GRACE);
-    if (keys.claim(realm, key, hash, request.route().operationId(), attempt, lease, lifetime)) {
-      return performOnce(realm, perform, key, attempt, scope);
+    IdempotencyKeys.Claim claim =
+        new IdempotencyKeys.Claim(
+            realm, key, hash, request.route().operationId(), UUID.randomUUID(), lease, lifetime);
+    Response response = perform.apply(claim);
+    if (!claim.lost()) {
+      // recorded even when the request ran out of time: that is what the deadline's margin is for
+      boolean heldByAnother =
+          new RequestScope(Deadline.in(RECORDING_TIME)).run(() -> heldByAnother(claim, response));
+      if (!heldByAnother) {
+        scope.stats().idempotency("executed");
+        return response;
+      }
     }
-    Optional<IdempotencyKeys.Existing> existing = keys.find(realm, key);
-    if (existing.isEmpty()) {
-      // deleted as expired between the two statements: it is a new key after all
-      return keys.claim(realm, key, hash, request.route().operationId(), attempt, lease, lifetime)
-          ? performOnce(realm, perform, key, attempt, scope)
-          : inProgress(key);
-    }
-    return answerFor(existing.get(), hash, key, scope);
+    // another attempt holds the key: this one changed nothing, and the key's row answers
+    return keys.find(realm, key)
+        .map(existing -> answerFor(existing, hash, key, scope))
+        .orElseGet(() -> inProgress(key));
   }
 
-  private Response performOnce(
-      String realm,
-      Function<IdempotencyMark, Response> perform,
-      UUID key,
-      UUID attempt,
-      RequestScope scope) {
-    scope.stats().idempotency("executed");
-    Response response = perform.apply(IdempotencyMark.applied(realm, key, attempt));
-    // recorded even when the request ran out of time: that is what the deadline's margin is for
-    new RequestScope(Deadline.in(RECORDING_TIME)).run(() -> record(realm, key, attempt, response));
-    return response;
-  }
-
-  private Void record(String realm, UUID key, UUID attempt, Response response) {
+  /**
+   * Stores a final response, or lets go of a claim without one; true if it could not store it as
+   * another attempt holds the key.
+   */
+  private boolean heldByAnother(IdempotencyKeys.Claim claim, Response response) {
     try {
       if (isFinal(response.status())) {
-        keys.finish(
-            realm,
-            key,
-            attempt,
+        return !keys.finish(
+            claim,
             response.status(),
             Json.MAPPER.writeValueAsString(response.headers()),
             gzippedBody(response));
-      } else {
-        keys.release(realm, key, attempt);
       }
+      if (claim.claimed()) {
+        keys.release(claim);
+      }
+      return false;
     } catch (IOException | RuntimeException e) {
       // the response stands; a retry finds the key unfinished and is told so
-      LOG.warn("Could not record the outcome of idempotency key {}: {}", key, e.toString());
+      LOG.warn("Could not record the outcome of idempotency key {}: {}", claim.key(), e.toString());
+      return false;
     }
-    return null;
   }
 
   private Response answerFor(
