@@ -30,7 +30,18 @@ public final class IdempotencyKeys {
       boolean leaseRunning,
       Integer status,
       String headers,
-      byte[] body) {}
+      byte[] body) {
+    /**
+     * Whether another attempt of the request {@code requestHash} may take the key over: its attempt
+     * ended without a response and without applying anything.
+     */
+    public boolean abandonedFor(byte[] requestHash) {
+      return status == null
+          && !applied
+          && !leaseRunning
+          && java.util.Arrays.equals(this.requestHash, requestHash);
+    }
+  }
 
   /** Long-expired keys deleted per finish. */
   private static final int CLEANUP_BATCH = 20;
@@ -94,8 +105,16 @@ public final class IdempotencyKeys {
       this.lifetime = lifetime;
     }
 
+    public String realm() {
+      return realm;
+    }
+
     public UUID key() {
       return key;
+    }
+
+    public byte[] requestHash() {
+      return requestHash.clone();
     }
 
     /** Whether a transaction of this attempt claimed the key (it may have rolled back since). */
@@ -150,16 +169,18 @@ public final class IdempotencyKeys {
     }
   }
 
-  /** The key's row, if it exists. */
-  public Optional<Existing> find(String realm, UUID key) {
+  /** The key's row, if it exists and is younger than {@code lifetime}. */
+  public Optional<Existing> find(String realm, UUID key, Duration lifetime) {
     return database.read(
         connection -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "SELECT request_hash, applied, lease_until > now(), status, headers, body"
-                      + " FROM idempotency_key WHERE realm_id = ? AND key = ?")) {
+                      + " FROM idempotency_key WHERE realm_id = ? AND key = ?"
+                      + " AND created_at >= now() - make_interval(secs => ?)")) {
             statement.setString(1, realm);
             statement.setObject(2, key);
+            statement.setDouble(3, lifetime.toMillis() / 1000.0);
             try (ResultSet rs = statement.executeQuery()) {
               if (!rs.next()) {
                 return Optional.empty();

@@ -94,43 +94,51 @@ final class IdempotentRequests {
         new IdempotencyKeys.Claim(
             realm, key, hash, request.route().operationId(), UUID.randomUUID(), lease, lifetime);
     Response response = perform.apply(claim);
-    if (!claim.lost()) {
-      // recorded even when the request ran out of time: that is what the deadline's margin is for
-      boolean heldByAnother =
-          new RequestScope(Deadline.in(RECORDING_TIME)).run(() -> heldByAnother(claim, response));
-      if (!heldByAnother) {
-        scope.stats().idempotency("executed");
-        return response;
-      }
+    if (!claim.lost() && ownResponse(claim, response)) {
+      scope.stats().idempotency("executed");
+      return response;
     }
     // another attempt holds the key: this one changed nothing, and the key's row answers
-    return keys.find(realm, key)
+    return keys.find(realm, key, lifetime)
         .map(existing -> answerFor(existing, hash, key, scope))
         .orElseGet(() -> inProgress(key));
   }
 
   /**
-   * Stores a final response, or lets go of a claim without one; true if it could not store it as
-   * another attempt holds the key.
+   * Records the attempt's outcome: its final response stored, or its claim let go of without one.
+   * False if another attempt holds the key, whose row then answers instead.
    */
-  private boolean heldByAnother(IdempotencyKeys.Claim claim, Response response) {
-    try {
-      if (isFinal(response.status())) {
-        return !keys.finish(
-            claim,
-            response.status(),
-            Json.MAPPER.writeValueAsString(response.headers()),
-            gzippedBody(response));
-      }
-      if (claim.claimed()) {
-        keys.release(claim);
-      }
-      return false;
-    } catch (IOException | RuntimeException e) {
-      // the response stands; a retry finds the key unfinished and is told so
-      LOG.warn("Could not record the outcome of idempotency key {}: {}", claim.key(), e.toString());
-      return false;
-    }
+  private boolean ownResponse(IdempotencyKeys.Claim claim, Response response) {
+    // recorded even when the request ran out of time: that is what the deadline's margin is for
+    return new RequestScope(Deadline.in(RECORDING_TIME))
+        .run(
+            () -> {
+              try {
+                if (isFinal(response.status())) {
+                  return keys.finish(
+                      claim,
+                      response.status(),
+                      Json.MAPPER.writeValueAsString(response.headers()),
+                      gzippedBody(response));
+                }
+                if (claim.claimed()) {
+                  keys.release(claim);
+                  return true;
+                }
+                // nothing to store, and the key may be another's: a principal refused here, or
+                // an attempt that failed while the first runs, is answered from the key's row
+                return keys.find(claim.realm(), claim.key(), lifetime)
+                    .map(existing -> existing.abandonedFor(claim.requestHash()))
+                    .orElse(true);
+              } catch (IOException | RuntimeException e) {
+                // the response stands; a retry finds the key unfinished and is told so
+                LOG.warn(
+                    "Could not record the outcome of idempotency key {}: {}",
+                    claim.key(),
+                    e.toString());
+                return true;
+              }
+            });
   }
 
   private Response answerFor(
