@@ -22,7 +22,7 @@ public final class TaskPages {
   public record Page(List<FileScanTask> tasks, String json) {}
 
   /** The first page's tasks at most, before the tasks' size is known. */
-  static final int FIRST_PAGE_TASKS = 1_000;
+  private static final int FIRST_PAGE_TASKS = 1_000;
 
   /**
    * The share of the budget a page is sized to fill, room for tasks larger than the last page's.

@@ -59,7 +59,7 @@ final class PlanningEndpoints {
    * 16 s and so on, so a plan the worker finishes just after a poll would wait for the next one as
    * long again; answered as soon as the worker has stored the pages, it waits for no poll.
    */
-  static final Duration RESULT_WAIT = Duration.ofSeconds(20);
+  private static final Duration RESULT_WAIT = Duration.ofSeconds(20);
 
   /** The first and the longest pause between two looks at a submitted plan's row. */
   private static final long FIRST_LOOK_MILLIS = 25;
