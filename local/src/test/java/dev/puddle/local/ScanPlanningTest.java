@@ -449,6 +449,39 @@ class ScanPlanningTest {
   }
 
   @Test
+  void aFetchOfASubmittedPlanAnswersAsSoonAsTheWorkerHasPlannedIt() throws IOException {
+    TableIdentifier id = TableIdentifier.of("a", "waited");
+    Table table = asyncServer.createTable(id, SCHEMA);
+    for (int i = 0; i < 3; i++) {
+      table.newAppend().appendFile(dataFile(table, null, "w" + i, i, i)).commit();
+    }
+    JsonNode submitted = post(asyncPlanPath(id), "{}");
+    assertThat(submitted.get("status").asText()).isEqualTo("submitted");
+
+    // one fetch, at once: it holds its answer until the worker has stored the pages, rather than
+    // answering submitted and leaving the client to poll again seconds later
+    JsonNode result = get(asyncPlanPath(id) + "/" + submitted.get("plan-id").asText());
+    assertThat(result.get("status").asText()).as(result.toString()).isEqualTo("completed");
+    assertThat(result.get("plan-tasks")).hasSize(2);
+  }
+
+  @Test
+  void aFetchOfAPlanTheWorkerNeverGetsToAnswersSubmittedWithinTheRequest() throws IOException {
+    TableIdentifier id = TableIdentifier.of("a", "unplanned");
+    Table table = asyncServer.createTable(id, SCHEMA);
+    table.newAppend().appendFile(dataFile(table, null, "u0", 0, 1)).commit();
+    String first = post(asyncPlanPath(id), "{}").get("plan-id").asText();
+    untilCompleted(id, first);
+    UUID lost = submitDirectly(id, first);
+
+    HttpResponse<String> response = send("GET", asyncPlanPath(id) + "/" + lost, null);
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(JsonUtil.mapper().readTree(response.body()).get("status").asText())
+        .isEqualTo("submitted");
+    sql("DELETE FROM scan_plan WHERE id = '" + lost + "'");
+  }
+
+  @Test
   void aSubmittedPlanWhoseMessageIsLostIsSentAgainByTheSweep() throws IOException {
     TableIdentifier id = TableIdentifier.of("a", "lost");
     Table table = asyncServer.createTable(id, SCHEMA);

@@ -21,7 +21,11 @@ public record PlanningSettings(boolean serverSide, int tasksPerPage, long asyncD
   /** The warehouse property bounding the file scan tasks of a page. */
   public static final String TASKS_PER_PAGE = "scan-planning.tasks-per-page";
 
-  public static final int DEFAULT_TASKS_PER_PAGE = 1_000;
+  /**
+   * So many that a page is bounded by {@link #MAX_PAGE_CHARS} alone: the fewer pages, the fewer
+   * round trips a client makes for a large plan.
+   */
+  public static final int DEFAULT_TASKS_PER_PAGE = 100_000;
 
   /**
    * The warehouse property: a scan of a snapshot whose summary counts more data files than this is

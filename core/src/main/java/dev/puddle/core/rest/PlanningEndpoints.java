@@ -11,6 +11,7 @@ import dev.puddle.core.planning.PlanningOutbox;
 import dev.puddle.core.planning.PlanningSettings;
 import dev.puddle.core.planning.ScanPlanner;
 import dev.puddle.core.planning.TaskPages;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -51,6 +52,19 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 final class PlanningEndpoints {
   /** Of the time left when planning starts, what is kept back for storing and answering. */
   private static final double RESERVE = 0.4;
+
+  /**
+   * How long {@code fetchPlanningResult} holds its answer at most while the plan is submitted, and
+   * at most half the request's time left. Iceberg's client polls a submitted plan after 1, 2, 4, 8,
+   * 16 s and so on, so a plan the worker finishes just after a poll would wait for the next one as
+   * long again; answered as soon as the worker has stored the pages, it waits for no poll.
+   */
+  private static final Duration RESULT_WAIT = Duration.ofSeconds(20);
+
+  /** The first and the longest pause between two looks at a submitted plan's row. */
+  private static final long FIRST_LOOK_MILLIS = 25;
+
+  private static final long LONGEST_LOOK_MILLIS = 250;
 
   /** Expired plans a stored plan's transaction removes on the way, besides the sweep. */
   private static final int SWEEP_ON_INSERT = 20;
@@ -178,7 +192,7 @@ final class PlanningEndpoints {
    * has stored its pages. A completed plan's result is a plan task for each stored page.
    */
   Response fetchPlanningResult(Scope scope) {
-    ScanPlans.ScanPlan plan = plan(scope);
+    ScanPlans.ScanPlan plan = untilPlanned(scope, RequestScope.current().deadline());
     TableIdentifier identifier = scope.table();
     FetchPlanningResultResponse response =
         switch (plan.status()) {
@@ -205,6 +219,30 @@ final class PlanningEndpoints {
                   .build();
         };
     return Response.json(200, RestJson.write(response));
+  }
+
+  /**
+   * The caller's plan once it is no longer submitted, or as it stands after {@link #RESULT_WAIT}
+   * (or half the request's time left, if less): a look at its row, then another after a pause that
+   * doubles up to {@value #LONGEST_LOOK_MILLIS} ms.
+   */
+  private ScanPlans.ScanPlan untilPlanned(Scope scope, Deadline deadline) {
+    ScanPlans.ScanPlan plan = plan(scope);
+    long wait = Math.min(RESULT_WAIT.toMillis(), deadline.remainingMillis() / 2);
+    long until = System.nanoTime() + wait * 1_000_000;
+    long pause = FIRST_LOOK_MILLIS;
+    while (plan.status() == ScanPlans.Status.SUBMITTED
+        && until - System.nanoTime() > pause * 1_000_000) {
+      try {
+        Thread.sleep(pause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return plan;
+      }
+      pause = Math.min(LONGEST_LOOK_MILLIS, pause * 2);
+      plan = plan(scope);
+    }
+    return plan;
   }
 
   Response cancelPlanning(Scope scope) {

@@ -54,7 +54,7 @@ class TaskPagesTest {
     TaskPages byCount = TaskPages.of(tasks, SPECS, 10, 1_000_000, RestJson::write);
     assertThat(byCount.pages()).extracting(page -> page.tasks().size()).containsExactly(10, 10, 5);
 
-    // room for about three tasks: every page of ten is halved until it fits
+    // room for about three tasks: every page is cut to what fits
     TaskPages bySize = TaskPages.of(tasks, SPECS, 10, oneTask * 3, RestJson::write);
     assertThat(bySize.pages())
         .allSatisfy(p -> assertThat(p.json().length()).isLessThan(oneTask * 3));
@@ -67,6 +67,21 @@ class TaskPagesTest {
     }
     assertThat(read)
         .containsExactlyElementsOf(tasks.stream().map(t -> t.file().location()).toList());
+  }
+
+  @Test
+  void pagesAreSizedFromThePageBeforeToComeCloseToTheBudget() {
+    List<FileScanTask> tasks = tasks(100);
+    int oneTask = RestJson.write(page(tasks.subList(0, 1))).length();
+    int budget = oneTask * 20;
+
+    TaskPages pages = TaskPages.of(tasks, SPECS, 1_000, budget, RestJson::write);
+
+    assertThat(pages.pages()).allSatisfy(p -> assertThat(p.json().length()).isLessThan(budget));
+    // every page but the last fills most of the budget: not halved far below what fits
+    assertThat(pages.pages().subList(0, pages.size() - 1))
+        .allSatisfy(p -> assertThat(p.json().length()).isGreaterThan(budget * 3 / 4));
+    assertThat(pages.pages().stream().mapToInt(p -> p.tasks().size()).sum()).isEqualTo(100);
   }
 
   @Test
