@@ -32,6 +32,11 @@ final class ConnectionGate implements Database.ConnectionFactory {
     return factory.timesOutTransactionsOnServer();
   }
 
+  @Override
+  public boolean billsEachStatement() {
+    return factory.billsEachStatement();
+  }
+
   void shut() {
     shut = true;
   }

@@ -52,6 +52,11 @@ public final class LocalDataApiConnections implements Database.ConnectionFactory
   }
 
   @Override
+  public boolean billsEachStatement() {
+    return connections.billsEachStatement();
+  }
+
+  @Override
   public void close() {
     connections.close();
     dataApi.close();

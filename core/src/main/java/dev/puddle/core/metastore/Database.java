@@ -50,6 +50,15 @@ public final class Database implements AutoCloseable {
     default boolean timesOutTransactionsOnServer() {
       return false;
     }
+
+    /**
+     * Whether each statement is a request of its own to a service that bills and throttles by the
+     * request (the Data API), so that work which looks at a row again and again should look
+     * sparingly.
+     */
+    default boolean billsEachStatement() {
+      return false;
+    }
   }
 
   private enum Mode {
@@ -99,6 +108,11 @@ public final class Database implements AutoCloseable {
    */
   public <T> T read(Work<T> work) {
     return run(work, Mode.READ);
+  }
+
+  /** Whether each statement is billed as a request of its own: see {@link ConnectionFactory}. */
+  public boolean billsEachStatement() {
+    return factory.billsEachStatement();
   }
 
   /** Runs work in autocommit mode: each statement is its own transaction. Never run twice. */

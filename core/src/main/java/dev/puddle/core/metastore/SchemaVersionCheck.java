@@ -36,6 +36,11 @@ public final class SchemaVersionCheck implements Database.ConnectionFactory {
   }
 
   @Override
+  public boolean billsEachStatement() {
+    return factory.billsEachStatement();
+  }
+
+  @Override
   public Connection open() throws SQLException {
     Connection connection = factory.open();
     if (passed) {

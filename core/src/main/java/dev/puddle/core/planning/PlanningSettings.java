@@ -10,7 +10,7 @@ import org.apache.iceberg.rest.RESTCatalogProperties;
  * server ({@value #MODE}, {@code client} by default; a table property of that name decides for its
  * table, see {@link #tableConfig}), and how many file scan tasks a page holds ({@value
  * #TASKS_PER_PAGE}), and from how many data files a scan is left to the planning worker ({@value
- * #ASYNC_DATA_FILES}). A page also holds at most {@link #MAX_PAGE_CHARS} characters of JSON, and a
+ * #ASYNC_DATA_FILES}). A page also holds at most {@link #MAX_PAGE_BYTES} bytes of JSON, and a
  * stored plan lives for {@link #LIFETIME}; neither can be changed, as both keep every response and
  * every plan within what a function can serve.
  */
@@ -22,7 +22,7 @@ public record PlanningSettings(boolean serverSide, int tasksPerPage, long asyncD
   public static final String TASKS_PER_PAGE = "scan-planning.tasks-per-page";
 
   /**
-   * So many that a page is bounded by {@link #MAX_PAGE_CHARS} alone: the fewer pages, the fewer
+   * So many that a page is bounded by {@link #MAX_PAGE_BYTES} alone: the fewer pages, the fewer
    * round trips a client makes for a large plan.
    */
   public static final int DEFAULT_TASKS_PER_PAGE = 100_000;
@@ -36,8 +36,13 @@ public record PlanningSettings(boolean serverSide, int tasksPerPage, long asyncD
 
   public static final long DEFAULT_ASYNC_DATA_FILES = 50_000;
 
-  /** The JSON a page may hold: 2 MB, a third of Lambda's 6 MB response limit. */
-  public static final int MAX_PAGE_CHARS = 2_000_000;
+  /**
+   * The JSON a page may hold, in bytes of UTF-8 as it travels: two thirds of Lambda's 6 MB response
+   * limit, the rest room for what a response carries besides (storage credentials, plan tasks,
+   * headers). Counted in bytes rather than characters, so that a plan of ASCII paths the size of a
+   * 10,000-file table's is answered in one response.
+   */
+  public static final int MAX_PAGE_BYTES = 4_000_000;
 
   /** How long a stored plan can be fetched: an hour after it was planned. */
   public static final Duration LIFETIME = Duration.ofHours(1);

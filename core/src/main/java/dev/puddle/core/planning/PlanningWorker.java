@@ -55,7 +55,7 @@ public final class PlanningWorker implements JobWorker<ScanPlanJob> {
                 tasks,
                 table.specs(),
                 job.tasksPerPage(),
-                PlanningSettings.MAX_PAGE_CHARS,
+                PlanningSettings.MAX_PAGE_BYTES,
                 RestJson::write)
             .pages()
             .stream()

@@ -11,18 +11,22 @@ import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 /**
  * A plan's file scan tasks cut into pages, each the body of one {@code fetchScanTasks} response as
  * iceberg-core's serializers write it: the page's tasks and the delete files they reference. A page
- * holds at most {@code tasksPerPage} tasks and {@code maxPageBytes} characters of JSON, so that
- * every response stays well within Lambda's 6 MB, storage credentials and all; it is sized from the
- * characters per task of the page before it, so that pages come close to that budget and a large
- * plan takes few {@code fetchScanTasks} round trips. Its delete file references are {@link
+ * holds at most {@code tasksPerPage} tasks and {@code maxPageBytes} bytes of JSON (UTF-8, as it
+ * travels), so that every response stays within Lambda's 6 MB, storage credentials and all; it is
+ * sized from the bytes per task of the page before it (of the first tasks for the first page), so
+ * that pages come close to that budget: a plan that fits one response is answered whole, and a
+ * large plan takes few {@code fetchScanTasks} round trips. Its delete file references are {@link
  * DeleteFileReferences#corrected corrected}.
  */
 public final class TaskPages {
   /** A page: its tasks and their JSON. */
   public record Page(List<FileScanTask> tasks, String json) {}
 
-  /** The first page's tasks at most, before the tasks' size is known. */
-  private static final int FIRST_PAGE_TASKS = 1_000;
+  /**
+   * The tasks written first to learn their size, so that the first page, which a {@code
+   * planTableScan} answers itself, is sized as the others are rather than guessed.
+   */
+  private static final int PROBE_TASKS = 100;
 
   /**
    * The share of the budget a page is sized to fill, room for tasks larger than the last page's.
@@ -36,8 +40,23 @@ public final class TaskPages {
   }
 
   /**
-   * Pages of {@code tasks}, written with {@code write} (the REST JSON mapper); one empty page for
-   * no tasks.
+   * Pages of {@code tasks}, each a {@code fetchScanTasks} response written with {@code write} (the
+   * REST JSON mapper); one empty page for no tasks.
+   */
+  public static TaskPages of(
+      List<FileScanTask> tasks,
+      Map<Integer, PartitionSpec> specs,
+      int tasksPerPage,
+      int maxPageBytes,
+      Function<Object, String> write) {
+    return of(tasks, specs, tasksPerPage, maxPageBytes, write, null);
+  }
+
+  /**
+   * {@link #of(List, Map, int, int, Function) Pages of tasks}, the first written by {@code
+   * firstPage} rather than as a {@code fetchScanTasks} response (null: as one): a {@code
+   * planTableScan} answers its first page itself, and so a plan of one page is written once, as its
+   * answer. Its JSON counts towards the page's budget as the others' do.
    */
   @SuppressWarnings(
       "deprecation") // serializing file scan tasks needs the specs (iceberg-core 1.11)
@@ -46,7 +65,8 @@ public final class TaskPages {
       Map<Integer, PartitionSpec> specs,
       int tasksPerPage,
       int maxPageBytes,
-      Function<Object, String> write) {
+      Function<Object, String> write,
+      Function<List<FileScanTask>, String> firstPage) {
     List<Page> pages = new ArrayList<>();
     Function<List<FileScanTask>, String> page =
         slice -> {
@@ -57,34 +77,58 @@ public final class TaskPages {
                   .build();
           return DeleteFileReferences.corrected(write.apply(response), response);
         };
+    Function<List<FileScanTask>, String> first = firstPage != null ? firstPage : page;
     if (tasks.isEmpty()) {
-      pages.add(new Page(List.of(), page.apply(List.of())));
+      pages.add(new Page(List.of(), first.apply(List.of())));
     }
-    // the next page's size, learnt from the last page's characters per task: with tasks of about
-    // one size, each page is written once, close to the budget
-    int next = Math.min(tasksPerPage, FIRST_PAGE_TASKS);
+    // the next page's size, learnt from the last page's bytes per task (the first page's from the
+    // first tasks'): with tasks of about one size, each page is written once, close to the budget
+    int next = Math.min(tasksPerPage, PROBE_TASKS);
+    if (tasks.size() > next) {
+      List<FileScanTask> probe = tasks.subList(0, next);
+      next = Math.clamp(fitting(next, bytes(page.apply(probe)), maxPageBytes), 1, tasksPerPage);
+    }
     for (int from = 0; from < tasks.size(); ) {
+      Function<List<FileScanTask>, String> writer = pages.isEmpty() ? first : page;
       List<FileScanTask> slice = tasks.subList(from, Math.min(tasks.size(), from + next));
-      String json = page.apply(slice);
-      while (json.length() > maxPageBytes && slice.size() > 1) {
+      String json = writer.apply(slice);
+      long size = bytes(json);
+      while (size > maxPageBytes && slice.size() > 1) {
         slice =
             slice.subList(
-                0, Math.clamp(fitting(slice.size(), json, maxPageBytes), 1, slice.size() - 1));
-        json = page.apply(slice);
+                0, Math.clamp(fitting(slice.size(), size, maxPageBytes), 1, slice.size() - 1));
+        json = writer.apply(slice);
+        size = bytes(json);
       }
       pages.add(new Page(List.copyOf(slice), json));
       from += slice.size();
-      next = Math.clamp(fitting(slice.size(), json, maxPageBytes), 1, tasksPerPage);
+      next = Math.clamp(fitting(slice.size(), size, maxPageBytes), 1, tasksPerPage);
     }
     return new TaskPages(pages);
   }
 
   /**
-   * How many tasks of the size {@code json} shows for {@code tasks} fill {@link #FILL} of {@code
+   * How many tasks of the size {@code bytes} shows for {@code tasks} fill {@link #FILL} of {@code
    * maxPageBytes}.
    */
-  private static long fitting(int tasks, String json, int maxPageBytes) {
-    return (long) (tasks * FILL * maxPageBytes / Math.max(1, json.length()));
+  private static long fitting(int tasks, long bytes, int maxPageBytes) {
+    return (long) (tasks * FILL * maxPageBytes / Math.max(1, bytes));
+  }
+
+  /**
+   * The bytes of {@code json} in UTF-8, as a response carries it, counted without encoding it: a
+   * page of ASCII takes a byte a character, one of other scripts up to three.
+   */
+  static long bytes(String json) {
+    long bytes = json.length();
+    for (int i = 0; i < json.length(); i++) {
+      char c = json.charAt(i);
+      if (c >= 0x80) {
+        // two bytes up to U+07FF, three above; a surrogate pair is four, two for each half
+        bytes += c < 0x800 || Character.isSurrogate(c) ? 1 : 2;
+      }
+    }
+    return bytes;
   }
 
   /** The pages, in order. */

@@ -240,7 +240,8 @@ public final class CatalogApi {
             new ScanPlans(database),
             objects,
             credentialEndpoints,
-            new PlanningOutbox(new ScanPlanJobs(database), parts.planningQueue));
+            new PlanningOutbox(new ScanPlanJobs(database), parts.planningQueue),
+            database.billsEachStatement());
     this.maintenanceJobEndpoints =
         new MaintenanceJobEndpoints(maintenanceJobs, maintenance, objects);
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);

@@ -101,6 +101,12 @@ public final class DataApiConnections implements Database.ConnectionFactory, Aut
     return true;
   }
 
+  /** Every statement is an HTTPS request to the Data API, billed and throttled as one. */
+  @Override
+  public boolean billsEachStatement() {
+    return true;
+  }
+
   @Override
   public void close() {
     client.close();
