@@ -85,6 +85,65 @@ class TaskPagesTest {
   }
 
   @Test
+  void aPlanThatFitsTheBudgetIsOnePageHoweverManyTasks() {
+    // more tasks than the first few written to learn their size: still one page, not cut short
+    List<FileScanTask> tasks = tasks(5_000);
+
+    TaskPages pages = TaskPages.of(tasks, SPECS, 100_000, 4_000_000, RestJson::write);
+
+    assertThat(pages.pages()).singleElement().satisfies(p -> assertThat(p.tasks()).hasSize(5_000));
+  }
+
+  @Test
+  void theFirstPageIsWrittenByItsOwnWriterWithinTheBudget() {
+    List<FileScanTask> tasks = tasks(50);
+    int oneTask = RestJson.write(page(tasks.subList(0, 1))).length();
+    int budget = oneTask * 20;
+    List<Integer> firstWrites = new ArrayList<>();
+
+    TaskPages pages =
+        TaskPages.of(
+            tasks,
+            SPECS,
+            1_000,
+            budget,
+            RestJson::write,
+            slice -> {
+              firstWrites.add(slice.size());
+              return "{\"first\":" + RestJson.write(page(slice)) + "}";
+            });
+
+    assertThat(pages.pages().get(0).json()).startsWith("{\"first\":");
+    assertThat(pages.pages().subList(1, pages.size()))
+        .allSatisfy(p -> assertThat(p.json()).doesNotStartWith("{\"first\":"));
+    assertThat(pages.pages()).allSatisfy(p -> assertThat(p.json().length()).isLessThan(budget));
+    assertThat(firstWrites).last().isEqualTo(pages.pages().get(0).tasks().size());
+  }
+
+  @Test
+  void theBudgetCountsBytesOfUtf8NotCharacters() {
+    assertThat(TaskPages.bytes("{\"a\":1}")).isEqualTo(7);
+    assertThat(TaskPages.bytes("é")).isEqualTo(2); // U+00E9
+    assertThat(TaskPages.bytes("水")).isEqualTo(3); // U+6C34
+    assertThat(TaskPages.bytes("😀")).isEqualTo(4); // a surrogate pair
+    String text = "s3://b/é水😀/x.parquet";
+    assertThat(TaskPages.bytes(text))
+        .isEqualTo(text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+
+    // paths of three-byte characters: pages are cut by their bytes, three times their characters
+    List<FileScanTask> tasks = tasks(30, "s3://bucket/水水水水水水水水水水水水水水水水水水水水/file-");
+    long oneTask = TaskPages.bytes(RestJson.write(page(tasks.subList(0, 1))));
+    int budget = (int) oneTask * 5;
+    TaskPages pages = TaskPages.of(tasks, SPECS, 1_000, budget, RestJson::write);
+    assertThat(pages.pages())
+        .allSatisfy(
+            p ->
+                assertThat(p.json().getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+                    .isLessThanOrEqualTo(budget));
+    assertThat(pages.size()).isGreaterThanOrEqualTo(6);
+  }
+
+  @Test
   void aTaskLargerThanAPageIsAPageOfItsOwn() {
     TaskPages pages = TaskPages.of(tasks(3), SPECS, 10, 10, RestJson::write);
     assertThat(pages.pages()).extracting(page -> page.tasks().size()).containsExactly(1, 1, 1);
@@ -158,11 +217,15 @@ class TaskPagesTest {
   }
 
   private static List<FileScanTask> tasks(int count) {
+    return tasks(count, "s3://bucket/t/data/file-");
+  }
+
+  private static List<FileScanTask> tasks(int count, String prefix) {
     List<FileScanTask> tasks = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       DataFile file =
           DataFiles.builder(SPEC)
-              .withPath("s3://bucket/t/data/file-" + i + ".parquet")
+              .withPath(prefix + i + ".parquet")
               .withFormat(FileFormat.PARQUET)
               .withFileSizeInBytes(1024)
               .withRecordCount(10)
