@@ -35,6 +35,12 @@ public final class SchemaVersionCheck implements Database.ConnectionFactory {
     this.newestKnown = newestKnown;
   }
 
+  // the check only reads the schema's version: the connections keep every trait of the factory's
+  @Override
+  public boolean timesOutTransactionsOnServer() {
+    return factory.timesOutTransactionsOnServer();
+  }
+
   @Override
   public boolean billsEachStatement() {
     return factory.billsEachStatement();
