@@ -1,10 +1,10 @@
 package dev.puddle.local;
 
-import static dev.puddle.local.MaintenanceRuns.delivery;
-import static dev.puddle.local.MaintenanceRuns.dyingAtFirstDelete;
-import static dev.puddle.local.MaintenanceRuns.jobs;
-import static dev.puddle.local.MaintenanceRuns.processor;
-import static dev.puddle.local.MaintenanceRuns.tableId;
+import static dev.puddle.local.PurgeFunction.delivery;
+import static dev.puddle.local.PurgeFunction.dyingAtFirstDelete;
+import static dev.puddle.local.PurgeFunction.jobs;
+import static dev.puddle.local.PurgeFunction.processor;
+import static dev.puddle.local.PurgeFunction.tableId;
 import static dev.puddle.local.TableFiles.dataFiles;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,7 +19,7 @@ import dev.puddle.core.metastore.MaintenanceJob.FileKind;
 import dev.puddle.core.metastore.MaintenanceJob.Phase;
 import dev.puddle.core.metastore.MaintenanceJob.State;
 import dev.puddle.core.purge.PurgeQueue;
-import dev.puddle.local.MaintenanceRuns.FunctionDied;
+import dev.puddle.local.PurgeFunction.FunctionDied;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

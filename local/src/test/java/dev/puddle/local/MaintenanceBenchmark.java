@@ -96,7 +96,7 @@ class MaintenanceBenchmark {
           .commit();
 
       MaintenanceJobs jobs = new MaintenanceJobs(twin.database());
-      UUID job = jobs.start(MaintenanceRuns.tableId(warehouse, id), Trigger.REQUEST).orElseThrow();
+      UUID job = jobs.start(PurgeFunction.tableId(warehouse, id), Trigger.REQUEST).orElseThrow();
       PurgeProcessor processor =
           new BackgroundWork(twin.database())
               .processor(

@@ -1,5 +1,7 @@
 package dev.puddle.local;
 
+import static dev.puddle.local.TextFiles.write;
+import static dev.puddle.local.TextFiles.writeDataFile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,15 +13,10 @@ import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.rest.RestJson;
 import dev.puddle.functions.CatalogHandler;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -27,18 +24,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.StreamSupport;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.rest.requests.ImmutableRemoteSignRequest;
@@ -95,14 +86,7 @@ class RemoteSigningTest {
 
     // another engine without keys reads what the first wrote, and lists, deletes its files
     Table loaded = signingClient(warehouse).loadTable(ORDERS);
-    try (CloseableIterable<FileScanTask> tasks = loaded.newScan().planFiles()) {
-      List<String> paths = new ArrayList<>();
-      for (FileScanTask task : tasks) {
-        paths.add(task.file().location());
-        assertThat(read(loaded.io(), task.file().location())).isEqualTo("1,2,3");
-      }
-      assertThat(paths).containsExactly(file.location());
-    }
+    assertThat(TextFiles.planned(loaded)).containsExactly(Map.entry(file.location(), "1,2,3"));
     S3FileIO io = (S3FileIO) loaded.io();
     String scratch = loaded.location() + "/data/scratch-";
     write(io, scratch + "1.csv", "a");
@@ -328,30 +312,5 @@ class RemoteSigningTest {
     return StreamSupport.stream(io.listPrefix(prefix).spliterator(), false)
         .map(FileInfo::location)
         .toList();
-  }
-
-  private static DataFile writeDataFile(Table table, String name, String content) {
-    String path = table.locationProvider().newDataLocation(name + ".csv");
-    write(table.io(), path, content);
-    return DataFiles.builder(PartitionSpec.unpartitioned())
-        .withPath(path)
-        .withFormat(FileFormat.AVRO)
-        .withFileSizeInBytes(content.length())
-        .withRecordCount(3)
-        .build();
-  }
-
-  private static void write(FileIO io, String path, String content) {
-    try (OutputStream out = io.newOutputFile(path).createOrOverwrite()) {
-      out.write(content.getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static String read(FileIO io, String path) throws IOException {
-    try (InputStream in = io.newInputFile(path).newStream()) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 }

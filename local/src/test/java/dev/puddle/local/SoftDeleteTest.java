@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import java.util.stream.StreamSupport;
 import org.apache.iceberg.DataFiles;
@@ -453,14 +452,6 @@ class SoftDeleteTest {
 
   /** Polls until {@code probe} returns a value, within {@link #WAIT}. */
   private static <T> T waitFor(Supplier<T> probe, String what) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (true) {
-      T value = probe.get();
-      if (value != null) {
-        return value;
-      }
-      assertThat(System.nanoTime()).as("%s within %s", what, WAIT).isLessThan(deadline);
-      LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-    }
+    return Polling.waitFor(WAIT, Duration.ofMillis(100), probe, what);
   }
 }

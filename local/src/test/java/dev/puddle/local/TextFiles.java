@@ -5,11 +5,16 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 
 /**
@@ -37,6 +42,21 @@ final class TextFiles {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Each data file the table's current snapshot plans, in planning order, with what it holds: read
+   * through the table's own FileIO.
+   */
+  static List<Map.Entry<String, String>> planned(Table table) throws IOException {
+    List<Map.Entry<String, String>> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        String path = task.file().location();
+        files.add(Map.entry(path, read(table.io(), path)));
+      }
+    }
+    return files;
   }
 
   static String read(FileIO io, String path) throws IOException {

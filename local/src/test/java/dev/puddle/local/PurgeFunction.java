@@ -17,11 +17,12 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Maintenance runs fed by hand to the purge function's processor, as the twin wires it, for tests
- * that need to choose each invocation: its S3 client (one that dies, say), its queue and its clock.
+ * The purge function, which carries both purges and maintenance runs, invoked by hand as the twin
+ * wires it: for tests that choose each invocation's S3 client (one that dies, say), queue and
+ * clock. Also the maintenance jobs it works on, and the tables they are for.
  */
-final class MaintenanceRuns {
-  private MaintenanceRuns() {}
+final class PurgeFunction {
+  private PurgeFunction() {}
 
   static MaintenanceJobs jobs() {
     return new MaintenanceJobs(TestTwin.get().database());
