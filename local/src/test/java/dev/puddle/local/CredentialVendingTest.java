@@ -31,7 +31,6 @@ import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,8 +55,8 @@ import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.requests.ImmutableRegisterTableRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -81,14 +80,7 @@ class CredentialVendingTest {
   private static final Map<String, String> WITHOUT_KEYS =
       Map.of("s3.access-key-id", "nobody", "s3.secret-access-key", "nothing");
 
-  private final List<AutoCloseable> closing = new ArrayList<>();
-
-  @AfterEach
-  void tearDown() throws Exception {
-    for (AutoCloseable resource : closing.reversed()) {
-      resource.close();
-    }
-  }
+  @RegisterExtension final Closing closing = new Closing();
 
   @Test
   void anEngineWithOnlyVendedCredentialsWritesAndReadsItsTable() throws IOException {

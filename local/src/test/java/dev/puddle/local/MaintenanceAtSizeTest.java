@@ -65,11 +65,11 @@ import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -98,7 +98,7 @@ class MaintenanceAtSizeTest {
   private static S3Client s3;
   private static ExecutorService io;
 
-  private final List<RESTCatalog> clients = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private String warehouse;
   private RESTCatalog catalog;
 
@@ -119,13 +119,6 @@ class MaintenanceAtSizeTest {
     warehouse = TestTwin.newWarehouse("maintenance-size");
     catalog = client();
     catalog.createNamespace(NAMESPACE);
-  }
-
-  @AfterEach
-  void tearDown() throws IOException {
-    for (RESTCatalog client : clients) {
-      client.close();
-    }
   }
 
   /**
@@ -496,9 +489,7 @@ class MaintenanceAtSizeTest {
   // runs
 
   private RESTCatalog client() {
-    RESTCatalog client = TestTwin.restCatalog(warehouse, Map.of());
-    clients.add(client);
-    return client;
+    return closing.add(TestTwin.restCatalog(warehouse, Map.of()));
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -58,11 +58,11 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -91,7 +91,7 @@ class MaintenanceTest {
 
   private static S3Client s3;
 
-  private final List<RESTCatalog> clients = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private String warehouse;
   private RESTCatalog catalog;
 
@@ -110,13 +110,6 @@ class MaintenanceTest {
     warehouse = TestTwin.newWarehouse("maintenance");
     catalog = client();
     catalog.createNamespace(NAMESPACE);
-  }
-
-  @AfterEach
-  void tearDown() throws IOException {
-    for (RESTCatalog client : clients) {
-      client.close();
-    }
   }
 
   @Test
@@ -427,9 +420,7 @@ class MaintenanceTest {
   // runs
 
   private RESTCatalog client() {
-    RESTCatalog client = TestTwin.restCatalog(warehouse, Map.of());
-    clients.add(client);
-    return client;
+    return closing.add(TestTwin.restCatalog(warehouse, Map.of()));
   }
 
   /** Starts a run through the outbox, whose message goes on the twin's purge queue. */

@@ -50,6 +50,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The metastore's concurrency invariants (DESIGN.md, "Metastore invariants") as users rely on them,
@@ -75,7 +76,7 @@ class MetastoreConcurrencyTest {
           TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "100");
 
   private final long deadline = System.nanoTime() + TIME_LIMIT.toNanos();
-  private final List<RESTCatalog> clients = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private String warehouse;
   private RESTCatalog catalog;
@@ -95,9 +96,6 @@ class MetastoreConcurrencyTest {
   @AfterEach
   void tearDown() throws IOException {
     threads.shutdownNow();
-    for (RESTCatalog client : clients) {
-      client.close();
-    }
   }
 
   @Test
@@ -376,9 +374,7 @@ class MetastoreConcurrencyTest {
   }
 
   private RESTCatalog newClient() {
-    RESTCatalog client = twin().catalog(warehouse, Map.of());
-    clients.add(client);
-    return client;
+    return closing.add(twin().catalog(warehouse, Map.of()));
   }
 
   private String warehouseLocation() {

@@ -73,11 +73,11 @@ import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.view.View;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -109,7 +109,7 @@ class PurgeTest {
   private static S3Client s3;
   private static HttpClient http;
 
-  private final List<RESTCatalog> clients = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private String warehouse;
   private RESTCatalog catalog;
 
@@ -128,13 +128,6 @@ class PurgeTest {
   @BeforeEach
   void setUp() {
     useWarehouse(TestTwin.newWarehouse("purge"));
-  }
-
-  @AfterEach
-  void tearDown() throws IOException {
-    for (RESTCatalog client : clients) {
-      client.close();
-    }
   }
 
   @Test
@@ -510,7 +503,7 @@ class PurgeTest {
   private void useWarehouse(String name) {
     warehouse = name;
     catalog = TestTwin.restCatalog(warehouse, Map.of());
-    clients.add(catalog);
+    closing.add(catalog);
     catalog.createNamespace(NAMESPACE);
   }
 

@@ -17,7 +17,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,8 +34,8 @@ import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.rest.requests.ImmutableRemoteSignRequest;
 import org.apache.iceberg.rest.responses.RemoteSignResponse;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Remote signing through Iceberg's own client: an engine holding no storage keys (S3FileIO with
@@ -56,14 +55,7 @@ class RemoteSigningTest {
   private static final Set<String> RESTRICTED_HEADERS =
       Set.of("host", "content-length", "connection", "expect", "upgrade");
 
-  private final List<AutoCloseable> closing = new ArrayList<>();
-
-  @AfterEach
-  void tearDown() throws Exception {
-    for (AutoCloseable resource : closing.reversed()) {
-      resource.close();
-    }
-  }
+  @RegisterExtension final Closing closing = new Closing();
 
   @Test
   void anEngineWithoutStorageKeysWritesAndReadsItsTableThroughSignedRequests() throws Exception {

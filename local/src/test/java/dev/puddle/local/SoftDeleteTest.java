@@ -24,7 +24,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -46,6 +45,7 @@ import org.apache.iceberg.view.View;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -64,7 +64,7 @@ class SoftDeleteTest {
   private static final Namespace SALES = Namespace.of("sales");
   private static final TableIdentifier ORDERS = TableIdentifier.of(SALES, "orders");
 
-  private final List<RESTCatalog> clients = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private final HttpClient http = HttpClient.newHttpClient();
   private TestTwin twin;
   private String warehouse;
@@ -72,9 +72,6 @@ class SoftDeleteTest {
 
   @AfterEach
   void tearDown() throws IOException {
-    for (RESTCatalog client : clients) {
-      client.close();
-    }
     http.close();
   }
 
@@ -289,7 +286,7 @@ class SoftDeleteTest {
     twin = TestTwin.of(mode);
     warehouse = twin.warehouse("softdelete", properties);
     catalog = twin.catalog(warehouse, Map.of());
-    clients.add(catalog);
+    closing.add(catalog);
     catalog.createNamespace(SALES);
   }
 
