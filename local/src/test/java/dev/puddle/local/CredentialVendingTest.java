@@ -394,11 +394,7 @@ class CredentialVendingTest {
   private static CatalogHandler twinHandler(String warehouse) {
     CatalogHandler handler =
         new CatalogHandler(
-            CatalogApi.builder(
-                    new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                    TestTwin.get().database(),
-                    TestTwin.get().storage())
-                .authenticator(RootCaller.of(LocalTwin.REALM))
+            TestTwin.rootApi(warehouse)
                 .credentialVendor(TestTwin.get().credentialVendor())
                 .build());
     invoke(

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.puddle.contract.Route;
 import dev.puddle.core.api.Deadline;
 import dev.puddle.core.api.Request;
-import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.maintenance.BackgroundWork;
 import dev.puddle.core.metastore.PurgeJob;
@@ -86,7 +85,7 @@ class PurgeBenchmark {
       List<String> objects = StorageObjects.under(location);
 
       // the purge: read metadata and manifests, list and delete in batches of 1000
-      UUID job = drop(twin, warehouse, id);
+      UUID job = drop(warehouse, id);
       s3.clear();
       long purgeStart = System.nanoTime();
       purge(twin, s3, job);
@@ -139,16 +138,10 @@ class PurgeBenchmark {
   }
 
   /** Drops the table with purge; returns its job, whose message the benchmark hands over itself. */
-  private static UUID drop(LocalTwin twin, String warehouse, TableIdentifier id) {
+  private static UUID drop(String warehouse, TableIdentifier id) {
     AtomicReference<UUID> sent = new AtomicReference<>();
     CatalogApi api =
-        CatalogApi.builder(
-                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                twin.database(),
-                twin.storage())
-            .purgeQueue((kind, job, delay) -> sent.set(job))
-            .authenticator(RootCaller.of(LocalTwin.REALM))
-            .build();
+        TestTwin.rootApi(warehouse).purgeQueue((kind, job, delay) -> sent.set(job)).build();
     api.handle(
         new Request(
             Route.DROP_TABLE,

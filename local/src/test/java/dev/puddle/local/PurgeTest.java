@@ -13,7 +13,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.puddle.contract.Route;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
-import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.aws.SqsPurgeQueue;
 import dev.puddle.core.maintenance.BackgroundWork;
@@ -642,14 +641,7 @@ class PurgeTest {
 
   /** Drops a table with purge through a catalog whose purge jobs go to {@code queue}. */
   private void drop(TableIdentifier id, PurgeQueue queue) {
-    CatalogApi api =
-        CatalogApi.builder(
-                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                TestTwin.get().database(),
-                TestTwin.get().storage())
-            .purgeQueue(queue)
-            .authenticator(RootCaller.of(LocalTwin.REALM))
-            .build();
+    CatalogApi api = TestTwin.rootApi(warehouse).purgeQueue(queue).build();
     Response response =
         api.handle(
             new Request(

@@ -9,7 +9,6 @@ import dev.puddle.contract.Route;
 import dev.puddle.core.access.Privilege;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
-import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.rest.RestJson;
 import dev.puddle.functions.CatalogHandler;
@@ -195,14 +194,7 @@ class RemoteSigningTest {
   void aCatalogThatSignsNothingRefusesEnginesThatAskOnlyForSigning() {
     String warehouse = TestTwin.newWarehouse("unsigned");
     TestEndpoint unsigned =
-        TestEndpoint.start(
-            new CatalogHandler(
-                CatalogApi.builder(
-                        new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                        TestTwin.get().database(),
-                        TestTwin.get().storage())
-                    .authenticator(RootCaller.of(LocalTwin.REALM))
-                    .build()));
+        TestEndpoint.start(new CatalogHandler(TestTwin.rootApi(warehouse).build()));
     closing.add(unsigned);
 
     assertThatThrownBy(() -> TestTwin.client(unsigned.uri(), warehouse, SIGNING))
