@@ -408,9 +408,8 @@ class PurgeTest {
     TableIdentifier id = TableIdentifier.of(NAMESPACE, "orders");
     Table table = writtenTable(id, 2);
     drop(id, unreachableQueue());
-    String prefix = "s3://" + LocalTwin.BUCKET + "/";
     for (String object : StorageObjects.under(table.location())) {
-      s3.deleteObject(b -> b.bucket(LocalTwin.BUCKET).key(object.substring(prefix.length())));
+      s3.deleteObject(b -> b.bucket(LocalTwin.BUCKET).key(StorageObjects.key(object)));
     }
 
     sweepNow();

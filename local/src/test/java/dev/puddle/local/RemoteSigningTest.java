@@ -285,7 +285,7 @@ class RemoteSigningTest {
   }
 
   private static String key(Table table) {
-    return table.location().substring(("s3://" + LocalTwin.BUCKET + "/").length());
+    return StorageObjects.key(table.location());
   }
 
   private static String refundsName(Table refunds) {
