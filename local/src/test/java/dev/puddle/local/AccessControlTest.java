@@ -25,7 +25,6 @@ import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,9 +44,9 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The access model through the twin's PostgreSQL: principals, principal roles, catalog roles and
@@ -63,21 +62,14 @@ class AccessControlTest {
   private static final Namespace NS1 = Namespace.of("ns1");
   private static final Namespace NS2 = Namespace.of("ns2");
 
-  private final List<AutoCloseable> closing = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private String warehouse;
   private CatalogApi root;
 
   @BeforeEach
   void setUp() {
     warehouse = TestTwin.newWarehouse("access");
-    root = api(Caller.withAllRoles(LocalTwin.REALM, Principals.ROOT));
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    for (AutoCloseable resource : closing.reversed()) {
-      resource.close();
-    }
+    root = apiAs(Principals.ROOT);
   }
 
   /** The second-engine scenario: an engine scoped down to reading one namespace. */
@@ -138,9 +130,7 @@ class AccessControlTest {
 
   @Test
   void aGrantOnOneTableShowsThatTableOnly() {
-    RESTCatalog writer = engine(Principals.ROOT);
-    writer.createNamespace(NS1);
-    writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
+    RESTCatalog writer = writerOfOrders();
     writer.createTable(TableIdentifier.of(NS1, "payroll"), SCHEMA);
     String reader = principalWithCatalogRole();
     expect(
@@ -195,9 +185,7 @@ class AccessControlTest {
 
   @Test
   void writePropertiesAllowsMetadataChangesButNotNewSnapshots() {
-    RESTCatalog writer = engine(Principals.ROOT);
-    writer.createNamespace(NS1);
-    writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
+    RESTCatalog writer = writerOfOrders();
     String editor = readerOf(NS1, "TABLE_WRITE_PROPERTIES");
 
     Table table = engine(editor).loadTable(TableIdentifier.of(NS1, "orders"));
@@ -215,12 +203,12 @@ class AccessControlTest {
     Table orders = writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
     String metadata = ((HasTableOperations) orders).operations().current().metadataFileLocation();
     String creator = readerOf(NS1, "TABLE_CREATE");
-    CatalogApi api = api(Caller.withAllRoles(LocalTwin.REALM, creator));
+    CatalogApi api = apiAs(creator);
 
     Response overwrite = api.handle(register("orders", metadata, true));
     Response copy = api.handle(register("orders_copy", metadata, false));
 
-    expectError(overwrite, 403, "ForbiddenException");
+    forbidden(overwrite);
     expect(copy, 200);
     assertThat(writer.loadTable(TableIdentifier.of(NS1, "orders")).uuid()).isEqualTo(orders.uuid());
   }
@@ -262,9 +250,7 @@ class AccessControlTest {
 
   @Test
   void aRevokedGrantStopsWorkingOnTheNextRequest() {
-    RESTCatalog writer = engine(Principals.ROOT);
-    writer.createNamespace(NS1);
-    writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
+    writerOfOrders();
     String reader = readerOf(NS1, "TABLE_READ_DATA");
     RESTCatalog second = engine(reader);
     assertThat(second.tableExists(TableIdentifier.of(NS1, "orders"))).isTrue();
@@ -283,13 +269,11 @@ class AccessControlTest {
 
   @Test
   void revokingThePrincipalRoleOrDeletingThePrincipalEndsItsAccess() {
-    RESTCatalog writer = engine(Principals.ROOT);
-    writer.createNamespace(NS1);
-    writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
+    writerOfOrders();
     String reader = readerOf(NS1, "TABLE_READ_DATA");
     String other = readerOf(NS1, "TABLE_READ_DATA");
-    CatalogApi readerApi = api(Caller.withAllRoles(LocalTwin.REALM, reader));
-    CatalogApi otherApi = api(Caller.withAllRoles(LocalTwin.REALM, other));
+    CatalogApi readerApi = apiAs(reader);
+    CatalogApi otherApi = apiAs(other);
     expect(readerApi.handle(loadTable()), 200);
 
     expect(
@@ -300,15 +284,13 @@ class AccessControlTest {
         204);
     expect(admin(Route.DELETE_PRINCIPAL, Map.of("principal", other), null), 204);
 
-    expectError(readerApi.handle(loadTable()), 403, "ForbiddenException");
-    expectError(otherApi.handle(loadTable()), 403, "ForbiddenException");
+    forbidden(readerApi.handle(loadTable()));
+    forbidden(otherApi.handle(loadTable()));
   }
 
   @Test
   void aTokenActivatesOnlyTheRolesItNames() {
-    RESTCatalog writer = engine(Principals.ROOT);
-    writer.createNamespace(NS1);
-    writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
+    writerOfOrders();
     String reader = readerOf(NS1, "TABLE_READ_DATA");
 
     CatalogApi scoped = api(new Caller(LocalTwin.REALM, reader, false, Set.of(reader + "-role")));
@@ -317,12 +299,9 @@ class AccessControlTest {
         api(new Caller(LocalTwin.REALM, Principals.ROOT, false, Set.of()));
 
     expect(scoped.handle(loadTable()), 200);
-    expectError(unscoped.handle(loadTable()), 403, "ForbiddenException");
-    expectError(rootWithoutAdmin.handle(loadTable()), 403, "ForbiddenException");
-    expectError(
-        rootWithoutAdmin.handle(request(Route.LIST_PRINCIPALS, Map.of(), null)),
-        403,
-        "ForbiddenException");
+    forbidden(unscoped.handle(loadTable()));
+    forbidden(rootWithoutAdmin.handle(loadTable()));
+    forbidden(rootWithoutAdmin.handle(request(Route.LIST_PRINCIPALS, Map.of(), null)));
   }
 
   @Test
@@ -333,13 +312,9 @@ class AccessControlTest {
     engine(Principals.ROOT).createNamespace(NS1);
 
     Response theirs =
-        otherRoot.handle(
-            new Request(
-                Route.LIST_NAMESPACES, Map.of("prefix", warehouse), Map.of(), Map.of(), null));
+        otherRoot.handle(request(Route.LIST_NAMESPACES, Map.of("prefix", warehouse), null));
     Response missing =
-        otherRoot.handle(
-            new Request(
-                Route.LIST_NAMESPACES, Map.of("prefix", "no-such"), Map.of(), Map.of(), null));
+        otherRoot.handle(request(Route.LIST_NAMESPACES, Map.of("prefix", "no-such"), null));
     Response config =
         otherRoot.handle(
             new Request(
@@ -347,12 +322,12 @@ class AccessControlTest {
     Response managed =
         otherRoot.handle(request(Route.GET_WAREHOUSE, Map.of("warehouse", warehouse), null));
 
-    expectError(theirs, 404, "NotFoundException");
-    expectError(missing, 404, "NotFoundException");
+    notFound(theirs);
+    notFound(missing);
     assertThat(message(theirs).replace(warehouse, "X"))
         .isEqualTo(message(missing).replace("no-such", "X"));
-    expectError(config, 404, "NotFoundException");
-    expectError(managed, 404, "NotFoundException");
+    notFound(config);
+    notFound(managed);
     assertThat(
             body(otherRoot.handle(request(Route.LIST_WAREHOUSES, Map.of(), null)))
                 .get("warehouses"))
@@ -424,7 +399,7 @@ class AccessControlTest {
     String otherWarehouse = TestTwin.newWarehouse("access-other");
     String admin = "admin-" + NAMES.incrementAndGet();
     principalHolding(admin, "catalog_admin");
-    CatalogApi catalogAdmin = api(Caller.withAllRoles(LocalTwin.REALM, admin));
+    CatalogApi catalogAdmin = apiAs(admin);
 
     expect(
         catalogAdmin.handle(
@@ -433,28 +408,18 @@ class AccessControlTest {
                 Map.of("warehouse", warehouse),
                 role("catalogRole", "analysts"))),
         201);
-    expectError(
+    forbidden(
         catalogAdmin.handle(
             request(
                 Route.CREATE_CATALOG_ROLE,
                 Map.of("warehouse", otherWarehouse),
-                role("catalogRole", "analysts"))),
-        403,
-        "ForbiddenException");
-    expectError(
-        catalogAdmin.handle(request(Route.LIST_PRINCIPALS, Map.of(), null)),
-        403,
-        "ForbiddenException");
-    expectError(
+                role("catalogRole", "analysts"))));
+    forbidden(catalogAdmin.handle(request(Route.LIST_PRINCIPALS, Map.of(), null)));
+    forbidden(
         catalogAdmin.handle(
-            new Request(
-                Route.LIST_NAMESPACES, Map.of("prefix", otherWarehouse), Map.of(), Map.of(), null)),
-        403,
-        "ForbiddenException");
+            request(Route.LIST_NAMESPACES, Map.of("prefix", otherWarehouse), null)));
     expect(
-        catalogAdmin.handle(
-            new Request(
-                Route.LIST_NAMESPACES, Map.of("prefix", warehouse), Map.of(), Map.of(), null)),
+        catalogAdmin.handle(request(Route.LIST_NAMESPACES, Map.of("prefix", warehouse), null)),
         200);
   }
 
@@ -464,34 +429,21 @@ class AccessControlTest {
     createPrincipal(name);
     int principals = principalNames().size();
 
-    expectError(admin(Route.CREATE_PRINCIPAL, Map.of(), "{not json"), 400, "BadRequestException");
-    expectError(
-        admin(Route.CREATE_PRINCIPAL, Map.of(), "{\"principal\":{}}"), 400, "BadRequestException");
-    expectError(
-        admin(Route.CREATE_PRINCIPAL, Map.of(), "{\"principal\":{\"name\":\"a/b\"}}"),
-        400,
-        "BadRequestException");
+    badRequest(admin(Route.CREATE_PRINCIPAL, Map.of(), "{not json"));
+    badRequest(admin(Route.CREATE_PRINCIPAL, Map.of(), "{\"principal\":{}}"));
+    badRequest(admin(Route.CREATE_PRINCIPAL, Map.of(), "{\"principal\":{\"name\":\"a/b\"}}"));
     expectError(
         admin(Route.CREATE_PRINCIPAL, Map.of(), "{\"principal\":{\"name\":\"" + name + "\"}}"),
         409,
         "AlreadyExistsException");
-    expectError(
-        admin(Route.GET_PRINCIPAL, Map.of("principal", "nobody"), null), 404, "NotFoundException");
-    expectError(
-        admin(Route.DELETE_PRINCIPAL, Map.of("principal", "root"), null),
-        400,
-        "BadRequestException");
-    expectError(
-        admin(Route.DELETE_PRINCIPAL_ROLE, Map.of("principalRole", "service_admin"), null),
-        400,
-        "BadRequestException");
-    expectError(
+    notFound(admin(Route.GET_PRINCIPAL, Map.of("principal", "nobody"), null));
+    badRequest(admin(Route.DELETE_PRINCIPAL, Map.of("principal", "root"), null));
+    badRequest(admin(Route.DELETE_PRINCIPAL_ROLE, Map.of("principalRole", "service_admin"), null));
+    badRequest(
         admin(
             Route.DELETE_CATALOG_ROLE,
             Map.of("warehouse", warehouse, "catalogRole", "catalog_admin"),
-            null),
-        400,
-        "BadRequestException");
+            null));
     expectError(
         admin(
             Route.CREATE_WAREHOUSE,
@@ -499,61 +451,46 @@ class AccessControlTest {
             "{\"name\":\"" + warehouse + "\",\"location\":\"s3://x/y\"}"),
         409,
         "AlreadyExistsException");
-    expectError(
-        admin(Route.CREATE_WAREHOUSE, Map.of(), "{\"name\":\"nowhere\",\"location\":\"nowhere\"}"),
-        400,
-        "BadRequestException");
-    expectError(
+    badRequest(
+        admin(Route.CREATE_WAREHOUSE, Map.of(), "{\"name\":\"nowhere\",\"location\":\"nowhere\"}"));
+    notFound(
         admin(
             Route.ASSIGN_PRINCIPAL_ROLE,
             Map.of("principal", name),
-            role("principalRole", "no-such-role")),
-        404,
-        "NotFoundException");
+            role("principalRole", "no-such-role")));
 
     String reader = principalWithCatalogRole();
-    RESTCatalog writer = engine(Principals.ROOT);
-    writer.createNamespace(NS1);
-    writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
+    writerOfOrders();
     // a namespace privilege cannot be granted on a table, a catalog privilege only on the catalog
-    expectError(
+    badRequest(
         admin(
             Route.ADD_GRANT,
             grantPath(reader),
-            grant("table", "ns1", "orders", "NAMESPACE_CREATE")),
-        400,
-        "BadRequestException");
-    expectError(
+            grant("table", "ns1", "orders", "NAMESPACE_CREATE")));
+    badRequest(
         admin(
             Route.ADD_GRANT,
             grantPath(reader),
-            grant("namespace", "ns1", null, "CATALOG_MANAGE_ACCESS")),
-        400,
-        "BadRequestException");
-    expectError(
+            grant("namespace", "ns1", null, "CATALOG_MANAGE_ACCESS")));
+    badRequest(
         admin(
             Route.ADD_GRANT,
             grantPath(reader),
-            grant("catalog", null, null, "SERVICE_MANAGE_ACCESS")),
-        400,
-        "BadRequestException");
-    expectError(
-        admin(Route.ADD_GRANT, grantPath(reader), grant("catalog", null, null, "TABLE_EAT")),
-        400,
-        "BadRequestException");
+            grant("catalog", null, null, "SERVICE_MANAGE_ACCESS")));
+    badRequest(
+        admin(Route.ADD_GRANT, grantPath(reader), grant("catalog", null, null, "TABLE_EAT")));
     expectError(
         admin(Route.ADD_GRANT, grantPath(reader), grant("namespace", "ns9", null, "TABLE_LIST")),
         404,
         "NoSuchNamespaceException");
-    expectError(
-        admin(Route.REVOKE_GRANT, grantPath(reader), grant("namespace", "ns1", null, "TABLE_LIST")),
-        404,
-        "NotFoundException");
-    expectError(
+    notFound(
         admin(
-            Route.LIST_GRANTS, Map.of("warehouse", warehouse, "catalogRole", "no-such-role"), null),
-        404,
-        "NotFoundException");
+            Route.REVOKE_GRANT, grantPath(reader), grant("namespace", "ns1", null, "TABLE_LIST")));
+    notFound(
+        admin(
+            Route.LIST_GRANTS,
+            Map.of("warehouse", warehouse, "catalogRole", "no-such-role"),
+            null));
     expectError(
         admin(Route.DELETE_WAREHOUSE, Map.of("warehouse", warehouse), null),
         409,
@@ -566,11 +503,8 @@ class AccessControlTest {
                 .findValuesAsText("name"))
         .doesNotContain("nowhere");
     assertThat(body(admin(Route.LIST_GRANTS, grantPath(reader), null)).get("grants")).isEmpty();
-    CatalogApi readerApi = api(Caller.withAllRoles(LocalTwin.REALM, reader));
-    expectError(
-        readerApi.handle(request(Route.LIST_PRINCIPALS, Map.of(), null)),
-        403,
-        "ForbiddenException");
+    CatalogApi readerApi = apiAs(reader);
+    forbidden(readerApi.handle(request(Route.LIST_PRINCIPALS, Map.of(), null)));
   }
 
   @Test
@@ -608,16 +542,14 @@ class AccessControlTest {
 
   @Test
   void deletingTheCatalogRoleEndsItsAccess() {
-    RESTCatalog writer = engine(Principals.ROOT);
-    writer.createNamespace(NS1);
-    writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
+    writerOfOrders();
     String reader = readerOf(NS1, "TABLE_READ_DATA");
-    CatalogApi readerApi = api(Caller.withAllRoles(LocalTwin.REALM, reader));
+    CatalogApi readerApi = apiAs(reader);
     expect(readerApi.handle(loadTable()), 200);
 
     expect(admin(Route.DELETE_CATALOG_ROLE, grantPath(reader), null), 204);
 
-    expectError(readerApi.handle(loadTable()), 403, "ForbiddenException");
+    forbidden(readerApi.handle(loadTable()));
   }
 
   /**
@@ -762,13 +694,24 @@ class AccessControlTest {
 
   /** Iceberg's REST client acting as {@code principal}, with all its roles. */
   private RESTCatalog engine(String principal) {
-    TestEndpoint endpoint =
-        TestEndpoint.start(
-            new CatalogHandler(api(Caller.withAllRoles(LocalTwin.REALM, principal))));
+    TestEndpoint endpoint = TestEndpoint.start(new CatalogHandler(apiAs(principal)));
     closing.add(endpoint);
     RESTCatalog catalog = endpoint.client(warehouse);
     closing.add(catalog);
     return catalog;
+  }
+
+  /** Root's engine, after it created namespace ns1 and table ns1.orders. */
+  private RESTCatalog writerOfOrders() {
+    RESTCatalog writer = engine(Principals.ROOT);
+    writer.createNamespace(NS1);
+    writer.createTable(TableIdentifier.of(NS1, "orders"), SCHEMA);
+    return writer;
+  }
+
+  /** A catalog whose requests {@code principal} sends, with all its roles. */
+  private CatalogApi apiAs(String principal) {
+    return api(Caller.withAllRoles(LocalTwin.REALM, principal));
   }
 
   private CatalogApi api(Caller caller) {
@@ -826,6 +769,18 @@ class AccessControlTest {
     expect(response, status);
     assertThat(body(response).at("/error/type").asText()).isEqualTo(type);
     assertThat(body(response).at("/error/code").asInt()).isEqualTo(status);
+  }
+
+  private static void forbidden(Response response) {
+    expectError(response, 403, "ForbiddenException");
+  }
+
+  private static void badRequest(Response response) {
+    expectError(response, 400, "BadRequestException");
+  }
+
+  private static void notFound(Response response) {
+    expectError(response, 404, "NotFoundException");
   }
 
   private static String message(Response response) {

@@ -3,8 +3,6 @@ package dev.puddle.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.puddle.contract.Route;
-import dev.puddle.core.auth.RootCaller;
-import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -35,14 +33,7 @@ class BigMetadataTest {
   @BeforeAll
   static void writeTwentyMegabytesOfMetadata() throws IOException {
     warehouse = TestTwin.newWarehouse("big");
-    handler =
-        new CatalogHandler(
-            CatalogApi.builder(
-                    new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                    TestTwin.get().database(),
-                    TestTwin.get().storage())
-                .authenticator(RootCaller.of(LocalTwin.REALM))
-                .build());
+    handler = new CatalogHandler(TestTwin.rootApi(warehouse).build());
     String location = "s3://" + LocalTwin.BUCKET + "/" + warehouse + "/big/events";
     metadataLocation = location + "/metadata/00000-" + UUID.randomUUID() + ".metadata.json";
     byte[] json = metadataJson(location).getBytes(StandardCharsets.UTF_8);

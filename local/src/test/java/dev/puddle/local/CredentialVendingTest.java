@@ -1,5 +1,8 @@
 package dev.puddle.local;
 
+import static dev.puddle.local.TextFiles.read;
+import static dev.puddle.local.TextFiles.write;
+import static dev.puddle.local.TextFiles.writeDataFile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -22,16 +25,12 @@ import dev.puddle.functions.CatalogHandler;
 import dev.puddle.functions.HttpApiEvent;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,19 +38,14 @@ import java.util.UUID;
 import java.util.zip.GZIPInputStream;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.MetadataUpdate;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.aws.s3.VendedCredentialsProvider;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.StorageCredential;
 import org.apache.iceberg.io.SupportsStorageCredentials;
@@ -61,8 +55,8 @@ import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.requests.ImmutableRegisterTableRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -86,14 +80,7 @@ class CredentialVendingTest {
   private static final Map<String, String> WITHOUT_KEYS =
       Map.of("s3.access-key-id", "nobody", "s3.secret-access-key", "nothing");
 
-  private final List<AutoCloseable> closing = new ArrayList<>();
-
-  @AfterEach
-  void tearDown() throws Exception {
-    for (AutoCloseable resource : closing.reversed()) {
-      resource.close();
-    }
-  }
+  @RegisterExtension final Closing closing = new Closing();
 
   @Test
   void anEngineWithOnlyVendedCredentialsWritesAndReadsItsTable() throws IOException {
@@ -107,14 +94,7 @@ class CredentialVendingTest {
 
     // another engine, also with vended credentials only, reads what the first wrote
     Table loaded = vendedClient(warehouse).loadTable(ORDERS);
-    try (CloseableIterable<FileScanTask> tasks = loaded.newScan().planFiles()) {
-      List<String> paths = new ArrayList<>();
-      for (FileScanTask task : tasks) {
-        paths.add(task.file().location());
-        assertThat(read(loaded.io(), task.file().location())).isEqualTo("1,2,3");
-      }
-      assertThat(paths).containsExactly(file.location());
-    }
+    assertThat(TextFiles.planned(loaded)).containsExactly(Map.entry(file.location(), "1,2,3"));
     StorageCredential credential = onlyCredential(loaded.io());
     assertThat(credential.prefix()).isEqualTo(loaded.location());
     assertThat(credential.config())
@@ -178,8 +158,7 @@ class CredentialVendingTest {
 
   @Test
   void stsSessionsAreScopedToTheCallersAccess() throws Exception {
-    StsTestEndpoint sts = StsTestEndpoint.start(new TestClock(Instant.now()));
-    closing.add(sts);
+    StsTestEndpoint sts = sts();
     String warehouse = TestTwin.newWarehouse("sts");
     Grantee caller =
         Grantee.in(
@@ -236,8 +215,7 @@ class CredentialVendingTest {
 
   @Test
   void aCallerWithoutDataAccessGetsNoCredentialsAndChangesNothing() {
-    StsTestEndpoint sts = StsTestEndpoint.start(new TestClock(Instant.now()));
-    closing.add(sts);
+    StsTestEndpoint sts = sts();
     String warehouse = TestTwin.newWarehouse("sts");
     Grantee caller =
         Grantee.in(
@@ -285,65 +263,53 @@ class CredentialVendingTest {
 
     Invocations.Answer created =
         expectCredentials(
-            Invocations.invoke(
+            invoke(
                 handler,
-                Invocations.event(
-                    Route.CREATE_TABLE,
-                    table,
-                    RestJson.write(
-                        CreateTableRequest.builder().withName("orders").withSchema(SCHEMA).build()),
-                    delegation),
-                null));
-    expectCredentials(
-        Invocations.invoke(
-            handler,
-            Invocations.event(
                 Route.CREATE_TABLE,
                 table,
                 RestJson.write(
-                    CreateTableRequest.builder()
-                        .withName("staged")
-                        .withSchema(SCHEMA)
-                        .stageCreate()
-                        .build()),
-                delegation),
-            null));
+                    CreateTableRequest.builder().withName("orders").withSchema(SCHEMA).build()),
+                delegation));
+    expectCredentials(
+        invoke(
+            handler,
+            Route.CREATE_TABLE,
+            table,
+            RestJson.write(
+                CreateTableRequest.builder()
+                    .withName("staged")
+                    .withSchema(SCHEMA)
+                    .stageCreate()
+                    .build()),
+            delegation));
     Map<String, String> orders = new HashMap<>(table);
     orders.put("table", "orders");
     Invocations.Answer updated =
         expectCredentials(
-            Invocations.invoke(
+            invoke(
                 handler,
-                Invocations.event(
-                    Route.UPDATE_TABLE,
-                    orders,
-                    RestJson.write(
-                        new UpdateTableRequest(
-                            List.of(),
-                            List.of(new MetadataUpdate.SetProperties(Map.of("owner", "sales"))))),
-                    delegation),
-                null));
-    expectCredentials(
-        Invocations.invoke(
-            handler, Invocations.event(Route.LOAD_TABLE, orders, null, delegation), null));
-    expectCredentials(
-        Invocations.invoke(
-            handler,
-            Invocations.event(
-                Route.REGISTER_TABLE,
-                table,
+                Route.UPDATE_TABLE,
+                orders,
                 RestJson.write(
-                    ImmutableRegisterTableRequest.builder()
-                        .name("orders_again")
-                        .metadataLocation(updated.json().get("metadata-location").asText())
-                        .build()),
-                delegation),
-            null));
+                    new UpdateTableRequest(
+                        List.of(),
+                        List.of(new MetadataUpdate.SetProperties(Map.of("owner", "sales"))))),
+                delegation));
+    expectCredentials(invoke(handler, Route.LOAD_TABLE, orders, null, delegation));
+    expectCredentials(
+        invoke(
+            handler,
+            Route.REGISTER_TABLE,
+            table,
+            RestJson.write(
+                ImmutableRegisterTableRequest.builder()
+                    .name("orders_again")
+                    .metadataLocation(updated.json().get("metadata-location").asText())
+                    .build()),
+            delegation));
 
     // asking for nothing gets nothing
-    Invocations.Answer plain =
-        Invocations.invoke(
-            handler, Invocations.event(Route.LOAD_TABLE, orders, null, Map.of()), null);
+    Invocations.Answer plain = invoke(handler, Route.LOAD_TABLE, orders, null, Map.of());
     assertThat(plain.json().has("storage-credentials")).isFalse();
     assertThat(plain.json().at("/metadata/table-uuid"))
         .isEqualTo(created.json().at("/metadata/table-uuid"));
@@ -398,8 +364,7 @@ class CredentialVendingTest {
 
   @Test
   void configTellsEnginesWithoutKeysToAskForCredentials() {
-    StsTestEndpoint sts = StsTestEndpoint.start(new TestClock(Instant.now()));
-    closing.add(sts);
+    StsTestEndpoint sts = sts();
     String warehouse = TestTwin.newWarehouse("config");
     Storage aws = Storage.aws("us-east-1");
     closing.add(aws);
@@ -429,22 +394,32 @@ class CredentialVendingTest {
   private static CatalogHandler twinHandler(String warehouse) {
     CatalogHandler handler =
         new CatalogHandler(
-            CatalogApi.builder(
-                    new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                    TestTwin.get().database(),
-                    TestTwin.get().storage())
-                .authenticator(RootCaller.of(LocalTwin.REALM))
+            TestTwin.rootApi(warehouse)
                 .credentialVendor(TestTwin.get().credentialVendor())
                 .build());
-    Invocations.invoke(
+    invoke(
         handler,
-        Invocations.event(
-            Route.CREATE_NAMESPACE,
-            Map.of("prefix", warehouse),
-            "{\"namespace\":[\"sales\"]}",
-            Map.of()),
-        null);
+        Route.CREATE_NAMESPACE,
+        Map.of("prefix", warehouse),
+        "{\"namespace\":[\"sales\"]}",
+        Map.of());
     return handler;
+  }
+
+  /** One invocation of the handler, as API Gateway would make it for the route. */
+  private static Invocations.Answer invoke(
+      CatalogHandler handler,
+      Route route,
+      Map<String, String> parameters,
+      String body,
+      Map<String, String> headers) {
+    return Invocations.invoke(handler, Invocations.event(route, parameters, body, headers), null);
+  }
+
+  private StsTestEndpoint sts() {
+    StsTestEndpoint sts = StsTestEndpoint.start(new TestClock(Instant.now()));
+    closing.add(sts);
+    return sts;
   }
 
   /** A table response with one credential for the table's location, mirrored in its config. */
@@ -524,30 +499,5 @@ class CredentialVendingTest {
     List<StorageCredential> credentials = ((SupportsStorageCredentials) io).credentials();
     assertThat(credentials).hasSize(1);
     return credentials.get(0);
-  }
-
-  private static DataFile writeDataFile(Table table, String name, String content) {
-    String path = table.locationProvider().newDataLocation(name + ".csv");
-    write(table.io(), path, content);
-    return DataFiles.builder(PartitionSpec.unpartitioned())
-        .withPath(path)
-        .withFormat(FileFormat.AVRO)
-        .withFileSizeInBytes(content.length())
-        .withRecordCount(3)
-        .build();
-  }
-
-  private static void write(FileIO io, String path, String content) {
-    try (OutputStream out = io.newOutputFile(path).createOrOverwrite()) {
-      out.write(content.getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static String read(FileIO io, String path) throws IOException {
-    try (InputStream in = io.newInputFile(path).newStream()) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 }

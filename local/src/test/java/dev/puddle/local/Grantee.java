@@ -8,7 +8,6 @@ import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.auth.Authenticator;
 import dev.puddle.core.auth.Caller;
-import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.rest.CatalogApi;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,13 +24,7 @@ final class Grantee {
   private final String name;
 
   private Grantee(String warehouse) {
-    this.root =
-        CatalogApi.builder(
-                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                TestTwin.get().database(),
-                TestTwin.get().storage())
-            .authenticator(RootCaller.of(LocalTwin.REALM))
-            .build();
+    this.root = TestTwin.rootApi(warehouse).build();
     this.warehouse = warehouse;
     this.name = "grantee-" + NAMES.incrementAndGet();
   }

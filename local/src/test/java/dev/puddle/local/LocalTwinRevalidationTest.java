@@ -1,5 +1,6 @@
 package dev.puddle.local;
 
+import static dev.puddle.local.TableFiles.metadata;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
@@ -92,10 +92,6 @@ class LocalTwinRevalidationTest {
       catalog.createTable(ORDERS, SCHEMA);
     }
     return warehouse;
-  }
-
-  private static TableMetadata metadata(Table table) {
-    return ((HasTableOperations) table).operations().current();
   }
 
   /** Appends a data file and returns the new snapshot's id. */

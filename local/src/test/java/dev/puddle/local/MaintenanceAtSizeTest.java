@@ -1,32 +1,28 @@
 package dev.puddle.local;
 
+import static dev.puddle.local.PurgeFunction.delivery;
+import static dev.puddle.local.PurgeFunction.dyingAtFirstDelete;
+import static dev.puddle.local.PurgeFunction.jobs;
+import static dev.puddle.local.PurgeFunction.processor;
+import static dev.puddle.local.PurgeFunction.tableId;
+import static dev.puddle.local.TableFiles.dataFiles;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.puddle.core.api.Deadline;
 import dev.puddle.core.aws.S3Objects;
-import dev.puddle.core.maintenance.BackgroundWork;
 import dev.puddle.core.maintenance.MaintenanceOutbox;
-import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.MaintenanceJob;
 import dev.puddle.core.metastore.MaintenanceJob.Counts;
 import dev.puddle.core.metastore.MaintenanceJob.FileKind;
 import dev.puddle.core.metastore.MaintenanceJob.Phase;
 import dev.puddle.core.metastore.MaintenanceJob.State;
-import dev.puddle.core.metastore.MaintenanceJobs;
-import dev.puddle.core.metastore.Warehouses;
-import dev.puddle.core.purge.JobKind;
-import dev.puddle.core.purge.PurgeMessage;
-import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
+import dev.puddle.local.PurgeFunction.FunctionDied;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,10 +40,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
-import java.util.stream.StreamSupport;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.OverwriteFiles;
@@ -64,20 +58,18 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.inmemory.InMemoryFileIO;
 import org.apache.iceberg.inmemory.InMemoryOutputFile;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.io.OutputFile;
-import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -102,12 +94,11 @@ class MaintenanceAtSizeTest {
   private static final int FILES_PER_SNAPSHOT = 10;
   private static final int SNAPSHOTS_PER_COMMIT = 100;
   private static final int KEEP = 10;
-  private static final String PREFIX = "s3://" + LocalTwin.BUCKET + "/";
 
   private static S3Client s3;
   private static ExecutorService io;
 
-  private final List<RESTCatalog> clients = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private String warehouse;
   private RESTCatalog catalog;
 
@@ -130,13 +121,6 @@ class MaintenanceAtSizeTest {
     catalog.createNamespace(NAMESPACE);
   }
 
-  @AfterEach
-  void tearDown() throws IOException {
-    for (RESTCatalog client : clients) {
-      client.close();
-    }
-  }
-
   /**
    * One table for all three claims, since building it is most of the cost: the run's expiry races
    * eight writers, and its deletes are cut short by a dying function and resumed from the
@@ -156,7 +140,7 @@ class MaintenanceAtSizeTest {
     Map<String, Reached> reachedBefore = reachedBy(table, before);
     // by construction each snapshot's live files are the ten it wrote: Iceberg's planning agrees
     for (int s : List.of(0, SNAPSHOTS / 2, SNAPSHOTS - 1)) {
-      assertThat(scan(table, before.get(s).snapshotId()))
+      assertThat(dataFiles(table, before.get(s).snapshotId()))
           .containsExactlyInAnyOrderElementsOf(
               dataFiles.subList(s * FILES_PER_SNAPSHOT, (s + 1) * FILES_PER_SNAPSHOT));
     }
@@ -168,7 +152,7 @@ class MaintenanceAtSizeTest {
         .set(TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "200")
         .commit();
 
-    UUID job = jobs().start(tableId(id), MaintenanceJob.Trigger.REQUEST).orElseThrow();
+    UUID job = jobs().start(tableId(warehouse, id), MaintenanceJob.Trigger.REQUEST).orElseThrow();
     List<UUID> handedOn = new ArrayList<>();
     PurgeQueue queue = (kind, sent, delay) -> handedOn.add(sent);
     int writers = 8;
@@ -211,7 +195,7 @@ class MaintenanceAtSizeTest {
     // the first 1000 deletes, then a function dying at its first DeleteObjects, holding its claim
     processor(s3, queue).process(List.of(delivery(job, 1)), Deadline.in(Duration.ofMillis(1)));
     assertThat(jobs().find(job).orElseThrow().phase()).isEqualTo(Phase.DELETE);
-    Set<String> midway = objectsUnder(table.location());
+    Set<String> midway = new HashSet<>(StorageObjects.under(table.location()));
     assertThat(reachedBefore.keySet().stream().filter(path -> !midway.contains(path)))
         .hasSize(S3Objects.BATCH);
     assertThatThrownBy(
@@ -234,7 +218,7 @@ class MaintenanceAtSizeTest {
     // the writers lost nothing
     Table after = catalog.loadTable(id);
     assertThat(appended).hasSize(writers * appends);
-    assertThat(scan(after, after.currentSnapshot().snapshotId())).containsAll(appended);
+    assertThat(dataFiles(after, after.currentSnapshot().snapshotId())).containsAll(appended);
     assertThat(unreadable(appended)).isEmpty();
     assertThat(metadataLocation(after))
         .as("the resumed run committed nothing again")
@@ -254,7 +238,7 @@ class MaintenanceAtSizeTest {
     Map<String, Reached> keptFiles = reachedBy(after, remaining);
     Set<String> keptData = new HashSet<>();
     for (Snapshot snapshot : remaining) {
-      keptData.addAll(scan(after, snapshot.snapshotId()));
+      keptData.addAll(dataFiles(after, snapshot.snapshotId()));
     }
     // what goes: what only the expired snapshots reached. A writer's snapshot reaches only its
     // manifest list beyond what the newest snapshot does, for a fast append carries every manifest
@@ -279,11 +263,11 @@ class MaintenanceAtSizeTest {
         .extracting(Map.Entry::getKey)
         .containsExactlyInAnyOrderElementsOf(goneData);
 
-    Set<String> left = objectsUnder(table.location());
+    Set<String> left = new HashSet<>(StorageObjects.under(table.location()));
     assertThat(keptFiles.keySet()).allMatch(left::contains);
     assertThat(unreadable(keptData)).isEmpty();
     for (Snapshot snapshot : remaining) {
-      assertThat(unreadable(scan(after, snapshot.snapshotId()))).isEmpty();
+      assertThat(unreadable(dataFiles(after, snapshot.snapshotId()))).isEmpty();
     }
     assertThat(goneFiles.keySet()).noneMatch(left::contains);
     Counts expected = Counts.expired(expired.size());
@@ -435,9 +419,7 @@ class MaintenanceAtSizeTest {
                 () -> {
                   try (InputStream in = buffer.newInputFile(path).newStream()) {
                     byte[] bytes = in.readAllBytes();
-                    s3.putObject(
-                        b -> b.bucket(LocalTwin.BUCKET).key(path.substring(PREFIX.length())),
-                        RequestBody.fromBytes(bytes));
+                    StorageObjects.put(s3, path, RequestBody.fromBytes(bytes));
                   }
                   return null;
                 }));
@@ -499,90 +481,22 @@ class MaintenanceAtSizeTest {
     return files;
   }
 
-  private static List<String> scan(Table table, long snapshotId) {
-    try (CloseableIterable<FileScanTask> tasks =
-        table.newScan().useSnapshot(snapshotId).planFiles()) {
-      return StreamSupport.stream(tasks.spliterator(), false)
-          .map(task -> task.file().location())
-          .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   private static String metadataLocation(Table table) {
-    return ((HasTableOperations) table).operations().current().metadataFileLocation();
+    return TableFiles.metadata(table).metadataFileLocation();
   }
 
   // ---------------------------------------------------------------------------------------------
   // runs
 
   private RESTCatalog client() {
-    RESTCatalog client = TestTwin.restCatalog(warehouse, Map.of());
-    clients.add(client);
-    return client;
-  }
-
-  private static MaintenanceJobs jobs() {
-    return new MaintenanceJobs(TestTwin.get().database());
-  }
-
-  private UUID tableId(TableIdentifier id) {
-    Warehouses warehouses = new Warehouses(TestTwin.get().database());
-    return new CatalogObjects(TestTwin.get().database())
-        .find(warehouses.get(LocalTwin.REALM, warehouse), id)
-        .orElseThrow()
-        .id();
-  }
-
-  /** The purge function's processor as the twin wires it, over the given S3 client. */
-  private static PurgeProcessor processor(S3Client client, PurgeQueue queue) {
-    return new BackgroundWork(TestTwin.get().database())
-        .processor(
-            TestTwin.get().storage().io(),
-            new S3Objects(client),
-            queue,
-            TestTwin.PURGE.maxReceives(),
-            Clock.systemUTC());
-  }
-
-  private static PurgeProcessor.Delivery delivery(UUID job, int receive) {
-    return new PurgeProcessor.Delivery(
-        UUID.randomUUID().toString(), PurgeMessage.body(JobKind.MAINTENANCE, job), receive);
-  }
-
-  /** A function dying: an Error, which nothing in the processor catches. */
-  private static final class FunctionDied extends Error {
-    FunctionDied() {
-      super("The purge function died");
-    }
-  }
-
-  /** An S3 client that dies at its first {@code DeleteObjects}, before S3 sees it. */
-  private static S3Client dyingAtFirstDelete(S3Client client) {
-    return (S3Client)
-        Proxy.newProxyInstance(
-            S3Client.class.getClassLoader(),
-            new Class<?>[] {S3Client.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("deleteObjects")) {
-                throw new FunctionDied();
-              }
-              try {
-                return method.invoke(client, args);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            });
+    return closing.add(TestTwin.restCatalog(warehouse, Map.of()));
   }
 
   // ---------------------------------------------------------------------------------------------
   // objects, checked in parallel
 
   private static void put(String path) {
-    s3.putObject(
-        b -> b.bucket(LocalTwin.BUCKET).key(path.substring(PREFIX.length())),
-        RequestBody.fromBytes(content(path)));
+    StorageObjects.put(s3, path, RequestBody.fromBytes(content(path)));
   }
 
   private static void putAll(List<String> paths) throws Exception {
@@ -618,14 +532,6 @@ class MaintenanceAtSizeTest {
       }
     }
     return matching;
-  }
-
-  /** Every object under a location, in one listing rather than a request per file. */
-  private static Set<String> objectsUnder(String location) {
-    SupportsPrefixOperations prefixes = (SupportsPrefixOperations) TestTwin.get().storage().io();
-    Set<String> objects = new HashSet<>();
-    prefixes.listPrefix(location + "/").forEach(file -> objects.add(file.location()));
-    return objects;
   }
 
   private static List<String> unreadable(Collection<String> paths) throws Exception {

@@ -7,30 +7,20 @@ import dev.puddle.core.api.Deadline;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.maintenance.BackgroundWork;
 import dev.puddle.core.maintenance.MaintenanceOutbox;
-import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.MaintenanceJob;
 import dev.puddle.core.metastore.MaintenanceJob.State;
 import dev.puddle.core.metastore.MaintenanceJob.Trigger;
 import dev.puddle.core.metastore.MaintenanceJobs;
-import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.JobKind;
 import dev.puddle.core.purge.PurgeMessage;
 import dev.puddle.core.purge.PurgeProcessor;
-import dev.puddle.core.storage.Storage;
-import dev.puddle.local.OperationCostTest.S3Counter;
 import dev.puddle.local.OperationCostTest.S3Kind;
-import dev.puddle.local.OperationCostTest.S3Request;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.OverwriteFiles;
@@ -44,8 +34,6 @@ import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The issue's case: a table of 1,000 snapshots, each an overwrite of the previous one's ten data
@@ -73,15 +61,7 @@ class MaintenanceBenchmark {
     LocalTwin twin = TestTwin.get();
     String warehouse = TestTwin.newWarehouse("maintenance-bench");
     try (RESTCatalog catalog = TestTwin.restCatalog(warehouse, Map.of());
-        S3Counter counter = S3Counter.start(URI.create(twin.s3Endpoint()));
-        Storage counted =
-            Storage.s3Compatible(
-                counter.endpoint(),
-                LocalS3.REGION,
-                LocalS3.ACCESS_KEY_ID,
-                LocalS3.SECRET_ACCESS_KEY);
-        S3Client direct = S3Objects.client(twin.storage().clientProperties());
-        S3Client countedClient = S3Objects.client(counted.clientProperties())) {
+        CountedS3 s3 = CountedS3.start(twin)) {
       catalog.createNamespace(NAMESPACE);
       TableIdentifier id = TableIdentifier.of(NAMESPACE, "events");
       Table table = catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned());
@@ -89,7 +69,7 @@ class MaintenanceBenchmark {
       for (int i = 0; i < SNAPSHOTS * FILES_PER_SNAPSHOT; i++) {
         paths.add(table.locationProvider().newDataLocation(String.format("part-%05d.parquet", i)));
       }
-      putAll(direct, paths);
+      StorageObjects.putAll(s3.direct(), paths, "x");
       List<DataFile> previous = List.of();
       for (int s = 0; s < SNAPSHOTS; s++) {
         List<DataFile> files = new ArrayList<>();
@@ -116,25 +96,18 @@ class MaintenanceBenchmark {
           .commit();
 
       MaintenanceJobs jobs = new MaintenanceJobs(twin.database());
-      UUID job =
-          jobs.start(
-                  new CatalogObjects(twin.database())
-                      .find(new Warehouses(twin.database()).get(LocalTwin.REALM, warehouse), id)
-                      .orElseThrow()
-                      .id(),
-                  Trigger.REQUEST)
-              .orElseThrow();
+      UUID job = jobs.start(PurgeFunction.tableId(warehouse, id), Trigger.REQUEST).orElseThrow();
       PurgeProcessor processor =
           new BackgroundWork(twin.database())
               .processor(
-                  counted.io(),
-                  new S3Objects(countedClient),
+                  s3.storage().io(),
+                  new S3Objects(s3.client()),
                   (kind, sent, delay) -> {
                     throw new AssertionError("The run did not fit one invocation");
                   },
                   1,
                   Clock.systemUTC());
-      counter.requests().clear();
+      s3.clear();
       long start = System.nanoTime();
       List<String> failed =
           processor.process(
@@ -143,7 +116,7 @@ class MaintenanceBenchmark {
                       "bench", PurgeMessage.body(JobKind.MAINTENANCE, job), 1)),
               Deadline.in(Duration.ofMinutes(15)));
       long nanos = System.nanoTime() - start;
-      Map<S3Kind, Integer> requests = byKind(counter.requests());
+      Map<S3Kind, Integer> requests = s3.byKind();
       MaintenanceJob done = jobs.find(job).orElseThrow();
       assertThat(failed).isEmpty();
       assertThat(done.state()).as("%s", done).isEqualTo(State.DONE);
@@ -168,34 +141,5 @@ class MaintenanceBenchmark {
           "  DeleteObjects per 10,000 deleted files: %.1f (goal: at most 11)%n%n",
           deletes * 10_000.0 / counts.files());
     }
-  }
-
-  private static void putAll(S3Client s3, List<String> paths) throws Exception {
-    String prefix = "s3://" + LocalTwin.BUCKET + "/";
-    ExecutorService threads = Executors.newFixedThreadPool(8);
-    try {
-      List<Future<?>> puts = new ArrayList<>();
-      for (String path : paths) {
-        puts.add(
-            threads.submit(
-                () ->
-                    s3.putObject(
-                        b -> b.bucket(LocalTwin.BUCKET).key(path.substring(prefix.length())),
-                        RequestBody.fromString("x"))));
-      }
-      for (Future<?> put : puts) {
-        put.get();
-      }
-    } finally {
-      threads.shutdown();
-    }
-  }
-
-  private static Map<S3Kind, Integer> byKind(List<S3Request> requests) {
-    Map<S3Kind, Integer> counts = new EnumMap<>(S3Kind.class);
-    synchronized (requests) {
-      requests.forEach(request -> counts.merge(request.kind(), 1, Integer::sum));
-    }
-    return counts;
   }
 }

@@ -1,28 +1,29 @@
 package dev.puddle.local;
 
+import static dev.puddle.local.PurgeFunction.delivery;
+import static dev.puddle.local.PurgeFunction.dyingAtFirstDelete;
+import static dev.puddle.local.PurgeFunction.jobs;
+import static dev.puddle.local.PurgeFunction.processor;
+import static dev.puddle.local.PurgeFunction.tableId;
+import static dev.puddle.local.StorageObjects.exists;
+import static dev.puddle.local.TableFiles.dataFiles;
+import static dev.puddle.local.TableFiles.metadata;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.puddle.core.api.Deadline;
 import dev.puddle.core.aws.S3Objects;
-import dev.puddle.core.maintenance.BackgroundWork;
 import dev.puddle.core.maintenance.MaintenanceOutbox;
-import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.MaintenanceJob;
 import dev.puddle.core.metastore.MaintenanceJob.Counts;
 import dev.puddle.core.metastore.MaintenanceJob.FileKind;
 import dev.puddle.core.metastore.MaintenanceJob.Phase;
 import dev.puddle.core.metastore.MaintenanceJob.State;
-import dev.puddle.core.metastore.MaintenanceJobs;
-import dev.puddle.core.metastore.Warehouses;
-import dev.puddle.core.purge.PurgeMessage;
-import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
+import dev.puddle.local.PurgeFunction.FunctionDied;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,12 +41,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.StreamSupport;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.GenericStatisticsFile;
-import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -56,16 +55,14 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.FileInfo;
-import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -94,7 +91,7 @@ class MaintenanceTest {
 
   private static S3Client s3;
 
-  private final List<RESTCatalog> clients = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private String warehouse;
   private RESTCatalog catalog;
 
@@ -115,13 +112,6 @@ class MaintenanceTest {
     catalog.createNamespace(NAMESPACE);
   }
 
-  @AfterEach
-  void tearDown() throws IOException {
-    for (RESTCatalog client : clients) {
-      client.close();
-    }
-  }
-
   @Test
   void expiryKeepsEveryFileTheRemainingSnapshotsReachAndDeletesExactlyTheRest() {
     TableIdentifier id = TableIdentifier.of(NAMESPACE, "events");
@@ -133,11 +123,11 @@ class MaintenanceTest {
 
     Table after = catalog.loadTable(id);
     assertThat(after.snapshots()).hasSize(KEEP);
-    assertThat(expected.kept()).isNotEmpty().allMatch(MaintenanceTest::exists);
-    assertThat(expected.gone()).isNotEmpty().noneMatch(MaintenanceTest::exists);
-    assertThat(liveFiles(after)).isEqualTo(liveFiles(table)).allMatch(MaintenanceTest::exists);
+    assertThat(expected.kept()).isNotEmpty().allMatch(StorageObjects::exists);
+    assertThat(expected.gone()).isNotEmpty().noneMatch(StorageObjects::exists);
+    assertThat(liveFiles(after)).isEqualTo(liveFiles(table)).allMatch(StorageObjects::exists);
     for (Snapshot snapshot : after.snapshots()) {
-      assertThat(scan(after, snapshot.snapshotId())).allMatch(MaintenanceTest::exists);
+      assertThat(dataFiles(after, snapshot.snapshotId())).allMatch(StorageObjects::exists);
     }
     assertThat(done.counts()).isEqualTo(expected.counts(SNAPSHOTS + 1 - KEEP));
     assertThat(done.lastError()).isNull();
@@ -177,7 +167,7 @@ class MaintenanceTest {
                 }));
       }
       // the run in this thread, in one invocation, while the writers commit
-      job = jobs().start(tableId(id), MaintenanceJob.Trigger.REQUEST).orElseThrow();
+      job = jobs().start(tableId(warehouse, id), MaintenanceJob.Trigger.REQUEST).orElseThrow();
       assertThat(
               processor(s3, (kind, sent, delay) -> {})
                   .process(List.of(delivery(job, 1)), Deadline.in(Duration.ofSeconds(90))))
@@ -193,9 +183,9 @@ class MaintenanceTest {
 
     Table after = catalog.loadTable(id);
     assertThat(appended).hasSize(writers * appends);
-    assertThat(liveFiles(after)).containsAll(appended).allMatch(MaintenanceTest::exists);
+    assertThat(liveFiles(after)).containsAll(appended).allMatch(StorageObjects::exists);
     for (Snapshot snapshot : after.snapshots()) {
-      assertThat(scan(after, snapshot.snapshotId())).allMatch(MaintenanceTest::exists);
+      assertThat(dataFiles(after, snapshot.snapshotId())).allMatch(StorageObjects::exists);
     }
     assertThat(jobs().find(job).orElseThrow().counts().snapshotsExpired()).isPositive();
   }
@@ -205,7 +195,7 @@ class MaintenanceTest {
     TableIdentifier id = TableIdentifier.of(NAMESPACE, "killed");
     Table table = historyTable(id);
     Expected expected = expected(table, KEEP);
-    UUID job = jobs().start(tableId(id), MaintenanceJob.Trigger.REQUEST).orElseThrow();
+    UUID job = jobs().start(tableId(warehouse, id), MaintenanceJob.Trigger.REQUEST).orElseThrow();
     List<UUID> handedOn = new ArrayList<>();
     PurgeQueue queue = (kind, sent, delay) -> handedOn.add(sent);
 
@@ -229,7 +219,7 @@ class MaintenanceTest {
     MaintenanceJob died = jobs().find(job).orElseThrow();
     assertThat(died.state()).isEqualTo(State.RUNNING);
     assertThat(died.phase()).isEqualTo(Phase.DELETE);
-    assertThat(expected.gone()).allMatch(MaintenanceTest::exists);
+    assertThat(expected.gone()).allMatch(StorageObjects::exists);
 
     // once its claim ends, a redelivery takes over where the checkpoint says
     long deadline = System.nanoTime() + WAIT.toNanos();
@@ -243,8 +233,8 @@ class MaintenanceTest {
     assertThat(metadata(catalog.loadTable(id)).metadataFileLocation())
         .as("the expiry was not committed again")
         .isEqualTo(expiredAt);
-    assertThat(expected.gone()).noneMatch(MaintenanceTest::exists);
-    assertThat(expected.kept()).allMatch(MaintenanceTest::exists);
+    assertThat(expected.gone()).noneMatch(StorageObjects::exists);
+    assertThat(expected.kept()).allMatch(StorageObjects::exists);
   }
 
   @Test
@@ -276,13 +266,14 @@ class MaintenanceTest {
     assertThat(inFlightWritten).isAfter(orphanWritten);
     Table current = catalog.loadTable(id);
     TableMetadata metadata = metadata(current);
-    List<String> droppedFromLog = new ArrayList<>(objectsUnder(table.location() + "/metadata"));
+    List<String> droppedFromLog =
+        new ArrayList<>(StorageObjects.under(table.location() + "/metadata"));
     droppedFromLog.removeIf(path -> !path.endsWith(".metadata.json"));
     droppedFromLog.remove(metadata.metadataFileLocation());
     metadata.previousFiles().forEach(entry -> droppedFromLog.remove(entry.file()));
 
     // the run's clock says the write in flight is exactly the default 3 days old: not older
-    UUID job = jobs().start(tableId(id), MaintenanceJob.Trigger.REQUEST).orElseThrow();
+    UUID job = jobs().start(tableId(warehouse, id), MaintenanceJob.Trigger.REQUEST).orElseThrow();
     Clock clock = Clock.fixed(inFlightWritten.plus(Duration.ofDays(3)), ZoneOffset.UTC);
     List<String> failed =
         processor(s3, (kind, sent, delay) -> {}, clock)
@@ -294,16 +285,16 @@ class MaintenanceTest {
     assertThat(exists(orphan)).isFalse();
     assertThat(exists(inFlight.location())).isTrue();
     // six versions (the create's and five appends'): the current, two in the log, three dropped
-    assertThat(droppedFromLog).hasSize(3).noneMatch(MaintenanceTest::exists);
+    assertThat(droppedFromLog).hasSize(3).noneMatch(StorageObjects::exists);
     assertThat(exists(metadata.metadataFileLocation())).isTrue();
     assertThat(metadata.previousFiles()).allMatch(entry -> exists(entry.file()));
-    assertThat(liveFiles(current)).hasSize(5).allMatch(MaintenanceTest::exists);
+    assertThat(liveFiles(current)).hasSize(5).allMatch(StorageObjects::exists);
     assertThat(done.counts().orphanFiles()).isEqualTo(1);
     assertThat(done.counts().metadataFiles()).isEqualTo(droppedFromLog.size());
     assertThat(done.counts().snapshotsExpired()).isZero();
     // the write in flight lands, and the table reads
     current.newFastAppend().appendFile(inFlight).commit();
-    assertThat(liveFiles(catalog.loadTable(id))).hasSize(6).allMatch(MaintenanceTest::exists);
+    assertThat(liveFiles(catalog.loadTable(id))).hasSize(6).allMatch(StorageObjects::exists);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -411,23 +402,8 @@ class MaintenanceTest {
     return files;
   }
 
-  private static List<String> scan(Table table, long snapshotId) {
-    try (CloseableIterable<FileScanTask> tasks =
-        table.newScan().useSnapshot(snapshotId).planFiles()) {
-      return StreamSupport.stream(tasks.spliterator(), false)
-          .map(task -> task.file().location())
-          .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   private static Set<String> liveFiles(Table table) {
-    return new HashSet<>(scan(table, table.currentSnapshot().snapshotId()));
-  }
-
-  private static TableMetadata metadata(Table table) {
-    return ((HasTableOperations) table).operations().current();
+    return new HashSet<>(dataFiles(table, table.currentSnapshot().snapshotId()));
   }
 
   private static DataFile writtenDataFile(Table table) {
@@ -444,28 +420,14 @@ class MaintenanceTest {
   // runs
 
   private RESTCatalog client() {
-    RESTCatalog client = TestTwin.restCatalog(warehouse, Map.of());
-    clients.add(client);
-    return client;
-  }
-
-  private static MaintenanceJobs jobs() {
-    return new MaintenanceJobs(TestTwin.get().database());
-  }
-
-  private UUID tableId(TableIdentifier id) {
-    Warehouses warehouses = new Warehouses(TestTwin.get().database());
-    return new CatalogObjects(TestTwin.get().database())
-        .find(warehouses.get(LocalTwin.REALM, warehouse), id)
-        .orElseThrow()
-        .id();
+    return closing.add(TestTwin.restCatalog(warehouse, Map.of()));
   }
 
   /** Starts a run through the outbox, whose message goes on the twin's purge queue. */
   private UUID start(TableIdentifier id) {
     return new MaintenanceOutbox(
             jobs(), TestTwin.get().purge().queue(), MaintenanceOutbox.Settings.DEFAULTS)
-        .start(tableId(id))
+        .start(tableId(warehouse, id))
         .orElseThrow();
   }
 
@@ -482,76 +444,15 @@ class MaintenanceTest {
     }
   }
 
-  private static PurgeProcessor processor(S3Client client, PurgeQueue queue) {
-    return processor(client, queue, Clock.systemUTC());
-  }
-
-  /** The purge function's processor as the twin wires it, over the given S3 client and clock. */
-  private static PurgeProcessor processor(S3Client client, PurgeQueue queue, Clock clock) {
-    return new BackgroundWork(TestTwin.get().database())
-        .processor(
-            TestTwin.get().storage().io(),
-            new S3Objects(client),
-            queue,
-            TestTwin.PURGE.maxReceives(),
-            clock);
-  }
-
-  private static PurgeProcessor.Delivery delivery(UUID job, int receive) {
-    return new PurgeProcessor.Delivery(
-        UUID.randomUUID().toString(),
-        PurgeMessage.body(dev.puddle.core.purge.JobKind.MAINTENANCE, job),
-        receive);
-  }
-
-  /** A function dying: an Error, which nothing in the processor catches. */
-  private static final class FunctionDied extends Error {
-    FunctionDied() {
-      super("The purge function died");
-    }
-  }
-
-  /** An S3 client that dies at its first {@code DeleteObjects}, before S3 sees it. */
-  private static S3Client dyingAtFirstDelete(S3Client client) {
-    return (S3Client)
-        Proxy.newProxyInstance(
-            S3Client.class.getClassLoader(),
-            new Class<?>[] {S3Client.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("deleteObjects")) {
-                throw new FunctionDied();
-              }
-              try {
-                return method.invoke(client, args);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            });
-  }
-
   // ---------------------------------------------------------------------------------------------
   // objects
 
   private static void put(String path) {
-    String key = path.substring(("s3://" + LocalTwin.BUCKET + "/").length());
-    s3.putObject(
-        b -> b.bucket(LocalTwin.BUCKET).key(key), RequestBody.fromString("maintenance " + path));
+    StorageObjects.put(s3, path, RequestBody.fromString("maintenance " + path));
   }
 
   private static Instant lastModified(String path) {
-    String key = path.substring(("s3://" + LocalTwin.BUCKET + "/").length());
-    return s3.headObject(b -> b.bucket(LocalTwin.BUCKET).key(key)).lastModified();
-  }
-
-  private static boolean exists(String path) {
-    return TestTwin.get().storage().io().newInputFile(path).exists();
-  }
-
-  private static List<String> objectsUnder(String location) {
-    SupportsPrefixOperations io = (SupportsPrefixOperations) TestTwin.get().storage().io();
-    return StreamSupport.stream(io.listPrefix(location + "/").spliterator(), false)
-        .map(FileInfo::location)
-        .sorted()
-        .toList();
+    return s3.headObject(b -> b.bucket(LocalTwin.BUCKET).key(StorageObjects.key(path)))
+        .lastModified();
   }
 }

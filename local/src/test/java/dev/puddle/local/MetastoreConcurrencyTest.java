@@ -1,10 +1,11 @@
 package dev.puddle.local;
 
+import static dev.puddle.local.TableFiles.dataFiles;
+import static dev.puddle.local.TableFiles.metadata;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -28,9 +29,6 @@ import java.util.stream.IntStream;
 import java.util.stream.StreamSupport;
 import org.apache.iceberg.BaseTransaction;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -44,7 +42,6 @@ import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.rest.RESTCatalog;
@@ -53,6 +50,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The metastore's concurrency invariants (DESIGN.md, "Metastore invariants") as users rely on them,
@@ -78,7 +76,7 @@ class MetastoreConcurrencyTest {
           TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "100");
 
   private final long deadline = System.nanoTime() + TIME_LIMIT.toNanos();
-  private final List<RESTCatalog> clients = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private String warehouse;
   private RESTCatalog catalog;
@@ -98,9 +96,6 @@ class MetastoreConcurrencyTest {
   @AfterEach
   void tearDown() throws IOException {
     threads.shutdownNow();
-    for (RESTCatalog client : clients) {
-      client.close();
-    }
   }
 
   @Test
@@ -245,7 +240,7 @@ class MetastoreConcurrencyTest {
       // each attempt appends a new file, so that a failed attempt can be told apart
       for (int attempt = 0; done < appends; attempt++) {
         checkDeadline();
-        DataFile file = dataFile(writer + "-" + attempt);
+        DataFile file = TableFiles.metadataOnly(writer + "-" + attempt);
         try {
           table.newFastAppend().appendFile(file).commit();
           landed.add(file.location());
@@ -305,7 +300,10 @@ class MetastoreConcurrencyTest {
       Transaction transaction = client.loadTable(id).newTransaction();
       transaction.updateProperties().set(MARKER, marker).commit();
       if (withAppend) {
-        transaction.newFastAppend().appendFile(dataFile(id.name() + "-" + marker)).commit();
+        transaction
+            .newFastAppend()
+            .appendFile(TableFiles.metadataOnly(id.name() + "-" + marker))
+            .commit();
       }
       BaseTransaction base = (BaseTransaction) transaction;
       commits.add(TableCommit.create(id, base.startMetadata(), base.currentMetadata()));
@@ -323,7 +321,7 @@ class MetastoreConcurrencyTest {
         checkDeadline();
         try {
           if (appends) {
-            table.newFastAppend().appendFile(dataFile(writer + "-" + i)).commit();
+            table.newFastAppend().appendFile(TableFiles.metadataOnly(writer + "-" + i)).commit();
           } else {
             table.updateProperties().set(writer, "" + i).commit();
           }
@@ -376,36 +374,11 @@ class MetastoreConcurrencyTest {
   }
 
   private RESTCatalog newClient() {
-    RESTCatalog client = twin().catalog(warehouse, Map.of());
-    clients.add(client);
-    return client;
+    return closing.add(twin().catalog(warehouse, Map.of()));
   }
 
   private String warehouseLocation() {
     return "s3://" + LocalTwin.BUCKET + "/" + warehouse;
-  }
-
-  /** A data file that exists in metadata only, as in Iceberg's own catalog tests. */
-  private static DataFile dataFile(String name) {
-    return DataFiles.builder(PartitionSpec.unpartitioned())
-        .withPath("s3://" + LocalTwin.BUCKET + "/data/" + name + ".parquet")
-        .withFileSizeInBytes(10)
-        .withRecordCount(1)
-        .build();
-  }
-
-  private static TableMetadata metadata(Table table) {
-    return ((HasTableOperations) table).operations().current();
-  }
-
-  private static List<String> dataFiles(Table table) {
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      return StreamSupport.stream(tasks.spliterator(), false)
-          .map(task -> task.file().location())
-          .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** Every metadata.json object in S3 below a location. */

@@ -6,33 +6,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.puddle.contract.Route;
 import dev.puddle.core.api.Deadline;
 import dev.puddle.core.api.Request;
-import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.maintenance.BackgroundWork;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
 import dev.puddle.core.purge.PurgeMessage;
 import dev.puddle.core.rest.CatalogApi;
-import dev.puddle.core.storage.Storage;
 import dev.puddle.functions.PurgeHandler;
 import dev.puddle.functions.SqsBatchResponse;
 import dev.puddle.functions.SqsEvent;
-import dev.puddle.local.OperationCostTest.S3Counter;
 import dev.puddle.local.OperationCostTest.S3Kind;
-import dev.puddle.local.OperationCostTest.S3Request;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.StreamSupport;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.PartitionSpec;
@@ -40,14 +30,10 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.io.FileInfo;
-import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Purge of a table of 10,000 data files, measured side by side against deleting the same objects
@@ -73,15 +59,7 @@ class PurgeBenchmark {
     LocalTwin twin = TestTwin.get();
     String warehouse = TestTwin.newWarehouse("bench");
     try (RESTCatalog catalog = TestTwin.restCatalog(warehouse, Map.of());
-        S3Counter counter = S3Counter.start(URI.create(twin.s3Endpoint()));
-        Storage counted =
-            Storage.s3Compatible(
-                counter.endpoint(),
-                LocalS3.REGION,
-                LocalS3.ACCESS_KEY_ID,
-                LocalS3.SECRET_ACCESS_KEY);
-        S3Client direct = S3Objects.client(twin.storage().clientProperties());
-        S3Client countedClient = S3Objects.client(counted.clientProperties())) {
+        CountedS3 s3 = CountedS3.start(twin)) {
       catalog.createNamespace(NAMESPACE);
       TableIdentifier id = TableIdentifier.of(NAMESPACE, "events");
       Table table = catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned());
@@ -90,7 +68,7 @@ class PurgeBenchmark {
         dataFiles.add(
             table.locationProvider().newDataLocation(String.format("part-%05d.parquet", i)));
       }
-      putAll(direct, dataFiles);
+      StorageObjects.putAll(s3.direct(), dataFiles, "x");
       for (int start = 0; start < DATA_FILES; start += FILES_PER_COMMIT) {
         AppendFiles append = table.newFastAppend();
         for (String file : dataFiles.subList(start, start + FILES_PER_COMMIT)) {
@@ -104,40 +82,38 @@ class PurgeBenchmark {
         append.commit();
       }
       String location = table.location();
-      List<String> objects = objectsUnder(location);
-      String prefix = "s3://" + LocalTwin.BUCKET + "/";
+      List<String> objects = StorageObjects.under(location);
 
       // the purge: read metadata and manifests, list and delete in batches of 1000
-      UUID job = drop(twin, warehouse, id);
-      counter.requests().clear();
+      UUID job = drop(warehouse, id);
+      s3.clear();
       long purgeStart = System.nanoTime();
-      purge(twin, counted, countedClient, job);
+      purge(twin, s3, job);
       long purgeNanos = System.nanoTime() - purgeStart;
-      Map<S3Kind, Integer> purgeRequests = byKind(counter.requests());
-      assertThat(objectsUnder(location)).isEmpty();
+      Map<S3Kind, Integer> purgeRequests = s3.byKind();
+      assertThat(StorageObjects.under(location)).isEmpty();
       PurgeJob finished = new PurgeJobs(twin.database()).find(job).orElseThrow();
       assertThat(finished.deletedFiles()).isEqualTo(objects.size());
 
       // the same objects again, deleted one request per file
-      putAll(direct, objects);
-      counter.requests().clear();
+      StorageObjects.putAll(s3.direct(), objects, "x");
+      s3.clear();
       long singleStart = System.nanoTime();
       for (String object : objects) {
-        countedClient.deleteObject(
-            b -> b.bucket(LocalTwin.BUCKET).key(object.substring(prefix.length())));
+        s3.client().deleteObject(b -> b.bucket(LocalTwin.BUCKET).key(StorageObjects.key(object)));
       }
       long singleNanos = System.nanoTime() - singleStart;
-      Map<S3Kind, Integer> singleRequests = byKind(counter.requests());
-      assertThat(objectsUnder(location)).isEmpty();
+      Map<S3Kind, Integer> singleRequests = s3.byKind();
+      assertThat(StorageObjects.under(location)).isEmpty();
 
       // and once more, deleted as the purge's last phase does, without reading any metadata
-      putAll(direct, objects);
-      counter.requests().clear();
+      StorageObjects.putAll(s3.direct(), objects, "x");
+      s3.clear();
       long bulkStart = System.nanoTime();
-      deleteUnder(new S3Objects(countedClient), location.substring(prefix.length()) + "/");
+      deleteUnder(new S3Objects(s3.client()), StorageObjects.key(location) + "/");
       long bulkNanos = System.nanoTime() - bulkStart;
-      Map<S3Kind, Integer> bulkRequests = byKind(counter.requests());
-      assertThat(objectsUnder(location)).isEmpty();
+      Map<S3Kind, Integer> bulkRequests = s3.byKind();
+      assertThat(StorageObjects.under(location)).isEmpty();
 
       System.out.printf(
           "%nPurge of a table of %,d data files (%,d objects under its location)%n",
@@ -162,16 +138,10 @@ class PurgeBenchmark {
   }
 
   /** Drops the table with purge; returns its job, whose message the benchmark hands over itself. */
-  private static UUID drop(LocalTwin twin, String warehouse, TableIdentifier id) {
+  private static UUID drop(String warehouse, TableIdentifier id) {
     AtomicReference<UUID> sent = new AtomicReference<>();
     CatalogApi api =
-        CatalogApi.builder(
-                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                twin.database(),
-                twin.storage())
-            .purgeQueue((kind, job, delay) -> sent.set(job))
-            .authenticator(RootCaller.of(LocalTwin.REALM))
-            .build();
+        TestTwin.rootApi(warehouse).purgeQueue((kind, job, delay) -> sent.set(job)).build();
     api.handle(
         new Request(
             Route.DROP_TABLE,
@@ -183,13 +153,13 @@ class PurgeBenchmark {
   }
 
   /** One invocation of the real purge handler, with a function's 15 minutes, over counted S3. */
-  private static void purge(LocalTwin twin, Storage counted, S3Client countedClient, UUID job) {
+  private static void purge(LocalTwin twin, CountedS3 s3, UUID job) {
     PurgeHandler handler =
         new PurgeHandler(
             new BackgroundWork(twin.database())
                 .processor(
-                    counted.io(),
-                    new S3Objects(countedClient),
+                    s3.storage().io(),
+                    new S3Objects(s3.client()),
                     (kind, id, delay) -> {
                       throw new AssertionError("The purge did not fit one invocation");
                     },
@@ -220,41 +190,5 @@ class PurgeBenchmark {
       objects.delete(LocalTwin.BUCKET, listing.keys());
       after = listing.continueAfter();
     } while (after != null);
-  }
-
-  private static void putAll(S3Client s3, List<String> paths) throws Exception {
-    String prefix = "s3://" + LocalTwin.BUCKET + "/";
-    ExecutorService threads = Executors.newFixedThreadPool(8);
-    try {
-      List<Future<?>> puts = new ArrayList<>();
-      for (String path : paths) {
-        puts.add(
-            threads.submit(
-                () ->
-                    s3.putObject(
-                        b -> b.bucket(LocalTwin.BUCKET).key(path.substring(prefix.length())),
-                        RequestBody.fromString("x"))));
-      }
-      for (Future<?> put : puts) {
-        put.get();
-      }
-    } finally {
-      threads.shutdown();
-    }
-  }
-
-  private static List<String> objectsUnder(String location) {
-    SupportsPrefixOperations io = (SupportsPrefixOperations) TestTwin.get().storage().io();
-    return StreamSupport.stream(io.listPrefix(location + "/").spliterator(), false)
-        .map(FileInfo::location)
-        .toList();
-  }
-
-  private static Map<S3Kind, Integer> byKind(List<S3Request> requests) {
-    Map<S3Kind, Integer> counts = new EnumMap<>(S3Kind.class);
-    synchronized (requests) {
-      requests.forEach(request -> counts.merge(request.kind(), 1, Integer::sum));
-    }
-    return counts;
   }
 }

@@ -1,5 +1,8 @@
 package dev.puddle.local;
 
+import static dev.puddle.local.StorageObjects.exists;
+import static dev.puddle.local.TableFiles.dataFiles;
+import static dev.puddle.local.TableFiles.metadata;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,7 +13,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.puddle.contract.Route;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
-import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.aws.SqsPurgeQueue;
 import dev.puddle.core.maintenance.BackgroundWork;
@@ -25,6 +27,7 @@ import dev.puddle.core.purge.PurgeWorker;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.PurgeHandler;
 import dev.puddle.functions.PurgeSweepHandler;
+import dev.puddle.local.PurgeFunction.FunctionDied;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -37,7 +40,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -50,16 +52,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
-import java.util.stream.StreamSupport;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileMetadata;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.GenericStatisticsFile;
-import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ImmutableGenericPartitionStatisticsFile;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionSpec;
@@ -69,19 +67,16 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.FileInfo;
-import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.view.View;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -113,7 +108,7 @@ class PurgeTest {
   private static S3Client s3;
   private static HttpClient http;
 
-  private final List<RESTCatalog> clients = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private String warehouse;
   private RESTCatalog catalog;
 
@@ -134,13 +129,6 @@ class PurgeTest {
     useWarehouse(TestTwin.newWarehouse("purge"));
   }
 
-  @AfterEach
-  void tearDown() throws IOException {
-    for (RESTCatalog client : clients) {
-      client.close();
-    }
-  }
-
   @Test
   void aTableWithSnapshotsManifestsAndDataFilesIsPurgedCompletely() {
     Table table = writtenTable(TableIdentifier.of(NAMESPACE, "orders"), 3);
@@ -148,14 +136,14 @@ class PurgeTest {
     assertThat(reachable)
         .as("metadata files, manifest lists, manifests, data, delete and statistics files")
         .hasSizeGreaterThan(20)
-        .allMatch(PurgeTest::exists);
-    List<String> under = objectsUnder(table.location());
+        .allMatch(StorageObjects::exists);
+    List<String> under = StorageObjects.under(table.location());
 
     catalog.dropTable(TableIdentifier.of(NAMESPACE, "orders"), true);
 
     JsonNode job = awaitJob("sales.orders", "done");
-    assertThat(objectsUnder(table.location())).isEmpty();
-    assertThat(reachable).noneMatch(PurgeTest::exists);
+    assertThat(StorageObjects.under(table.location())).isEmpty();
+    assertThat(reachable).noneMatch(StorageObjects::exists);
     assertThat(job.get("deleted-files").asLong()).isEqualTo(under.size());
     assertThat(job.get("skipped-files").asLong()).isZero();
     assertThat(job.get("kind").asText()).isEqualTo("table");
@@ -171,21 +159,22 @@ class PurgeTest {
     put(outside);
     table.newFastAppend().appendFile(dataFile(outside)).commit();
     Table neighbour = writtenTable(TableIdentifier.of(NAMESPACE, "orders_2"), 2);
-    List<String> neighbourFiles = objectsUnder(neighbour.location());
-    List<String> warehouseBefore = objectsUnder(warehouseLocation());
+    List<String> neighbourFiles = StorageObjects.under(neighbour.location());
+    List<String> warehouseBefore = StorageObjects.under(warehouseLocation());
 
     catalog.dropTable(id, true);
 
     JsonNode job = awaitJob("sales.orders", "done");
     assertThat(job.get("skipped-files").asLong()).isEqualTo(1);
     assertThat(exists(outside)).isTrue();
-    assertThat(objectsUnder(neighbour.location())).isEqualTo(neighbourFiles);
+    assertThat(StorageObjects.under(neighbour.location())).isEqualTo(neighbourFiles);
     assertThat(dataFiles(catalog.loadTable(neighbourId())))
         .hasSize(2 * 2)
-        .allMatch(PurgeTest::exists);
+        .allMatch(StorageObjects::exists);
     List<String> expectedLeft = new ArrayList<>(warehouseBefore);
     expectedLeft.removeIf(path -> path.startsWith(table.location() + "/"));
-    assertThat(objectsUnder(warehouseLocation())).containsExactlyInAnyOrderElementsOf(expectedLeft);
+    assertThat(StorageObjects.under(warehouseLocation()))
+        .containsExactlyInAnyOrderElementsOf(expectedLeft);
   }
 
   @Test
@@ -206,7 +195,7 @@ class PurgeTest {
     assertThat(exists(outside)).isFalse();
     assertThat(exists(neighbours)).as("a file inside a live table's location").isTrue();
     assertThat(job.get("skipped-files").asLong()).isEqualTo(1);
-    assertThat(objectsUnder(table.location())).isEmpty();
+    assertThat(StorageObjects.under(table.location())).isEmpty();
   }
 
   @Test
@@ -226,7 +215,7 @@ class PurgeTest {
     awaitJob("sales.orders", "done");
     assertThat(exists(lostCommit)).isFalse();
     assertThat(exists(failedWrite)).isFalse();
-    assertThat(objectsUnder(table.location())).isEmpty();
+    assertThat(StorageObjects.under(table.location())).isEmpty();
   }
 
   @Test
@@ -237,7 +226,7 @@ class PurgeTest {
     Table table = writtenTable(id, 1);
     // more than one DeleteObjects batch under the location
     putAll(table.location() + "/data/day=2024-06-11/part-", 1200);
-    int total = objectsUnder(table.location()).size();
+    int total = StorageObjects.under(table.location()).size();
 
     drop(id, queue);
     PurgePoller dying =
@@ -248,12 +237,12 @@ class PurgeTest {
     PurgeJob afterDeath = job("sales.large");
     assertThat(afterDeath.state()).isEqualTo(PurgeJob.State.RUNNING);
     assertThat(afterDeath.deletedFiles()).isEqualTo(S3Objects.BATCH);
-    assertThat(objectsUnder(table.location())).hasSize(total - S3Objects.BATCH);
+    assertThat(StorageObjects.under(table.location())).hasSize(total - S3Objects.BATCH);
 
     PurgePoller redelivered =
         new PurgePoller(sqs(), queues, handler(s3, queue), Duration.ofSeconds(3));
     PurgeJob done = pollUntil(redelivered, "sales.large", PurgeJob.State.DONE);
-    assertThat(objectsUnder(table.location())).isEmpty();
+    assertThat(StorageObjects.under(table.location())).isEmpty();
     assertThat(done.deletedFiles()).isEqualTo(total);
     assertThat(done.attempts()).isEqualTo(2);
     assertThat(done.lastError()).contains("stopped without finishing");
@@ -307,7 +296,7 @@ class PurgeTest {
     assertThat(JSON.readTree(redriven.body()).get("state").asText()).isEqualTo("queued");
     JsonNode done = awaitJob("sales.poison", "done");
     assertThat(done.get("attempts").asInt()).isGreaterThan(TestTwin.PURGE.maxReceives());
-    assertThat(objectsUnder(table.location())).isEmpty();
+    assertThat(StorageObjects.under(table.location())).isEmpty();
     HttpResponse<String> again = redrive(jobUri + jobId);
     assertThat(again.statusCode()).isEqualTo(409);
     assertThat(again.body()).contains("only a failed job can be redriven");
@@ -332,13 +321,13 @@ class PurgeTest {
     PurgeJob lost = job("sales.orders");
     assertThat(lost.state()).isEqualTo(PurgeJob.State.QUEUED);
     assertThat(lost.sentAt()).isNull();
-    assertThat(objectsUnder(table.location())).isNotEmpty();
+    assertThat(StorageObjects.under(table.location())).isNotEmpty();
 
     JsonNode swept = sweepNow();
 
     assertThat(swept.get("resent").asInt()).isPositive();
     awaitJob("sales.orders", "done");
-    assertThat(objectsUnder(table.location())).isEmpty();
+    assertThat(StorageObjects.under(table.location())).isEmpty();
   }
 
   @Test
@@ -348,16 +337,16 @@ class PurgeTest {
     // the purge waits until the new table exists: its send is lost, and the sweep sends it
     drop(id, unreachableQueue());
     Table recreated = writtenTable(id, 2);
-    List<String> recreatedFiles = objectsUnder(recreated.location());
+    List<String> recreatedFiles = StorageObjects.under(recreated.location());
     assertThat(recreated.location()).isNotEqualTo(dropped.location());
 
     sweepNow();
 
     awaitJob("sales.orders", "done");
-    assertThat(objectsUnder(dropped.location())).isEmpty();
-    assertThat(objectsUnder(recreated.location())).isEqualTo(recreatedFiles);
+    assertThat(StorageObjects.under(dropped.location())).isEmpty();
+    assertThat(StorageObjects.under(recreated.location())).isEqualTo(recreatedFiles);
     Table loaded = catalog.loadTable(id);
-    assertThat(dataFiles(loaded)).hasSize(2 * 2).allMatch(PurgeTest::exists);
+    assertThat(dataFiles(loaded)).hasSize(2 * 2).allMatch(StorageObjects::exists);
   }
 
   @Test
@@ -376,7 +365,7 @@ class PurgeTest {
         .withDefaultNamespace(NAMESPACE)
         .withQuery("spark", "SELECT 2 AS id, 'y' AS day")
         .replace();
-    assertThat(objectsUnder(view.location())).hasSize(2);
+    assertThat(StorageObjects.under(view.location())).hasSize(2);
 
     HttpResponse<String> response =
         http.send(
@@ -394,7 +383,7 @@ class PurgeTest {
     assertThat(response.statusCode()).isEqualTo(204);
     JsonNode job = awaitJob("sales.daily", "done");
     assertThat(job.get("kind").asText()).isEqualTo("view");
-    assertThat(objectsUnder(view.location())).isEmpty();
+    assertThat(StorageObjects.under(view.location())).isEmpty();
   }
 
   @Test
@@ -410,7 +399,7 @@ class PurgeTest {
     PurgeJob done = pollUntil(hurried, "sales.orders", PurgeJob.State.DONE);
 
     assertThat(done.attempts()).as("invocations").isGreaterThan(3);
-    assertThat(objectsUnder(table.location())).isEmpty();
+    assertThat(StorageObjects.under(table.location())).isEmpty();
     assertThat(peek(queues.deadLetterUrl())).isEmpty();
   }
 
@@ -419,9 +408,8 @@ class PurgeTest {
     TableIdentifier id = TableIdentifier.of(NAMESPACE, "orders");
     Table table = writtenTable(id, 2);
     drop(id, unreachableQueue());
-    String prefix = "s3://" + LocalTwin.BUCKET + "/";
-    for (String object : objectsUnder(table.location())) {
-      s3.deleteObject(b -> b.bucket(LocalTwin.BUCKET).key(object.substring(prefix.length())));
+    for (String object : StorageObjects.under(table.location())) {
+      s3.deleteObject(b -> b.bucket(LocalTwin.BUCKET).key(StorageObjects.key(object)));
     }
 
     sweepNow();
@@ -444,7 +432,7 @@ class PurgeTest {
 
     JsonNode job = awaitJob("sales.orders", "done");
     assertThat(job.get("last-error").isNull()).isTrue();
-    assertThat(objectsUnder(table.location())).isEmpty();
+    assertThat(StorageObjects.under(table.location())).isEmpty();
   }
 
   @Test
@@ -454,14 +442,14 @@ class PurgeTest {
     catalog.dropTable(id, false);
     TableIdentifier registered = TableIdentifier.of(NAMESPACE, "registered");
     catalog.registerTable(registered, metadata(table).metadataFileLocation());
-    List<String> files = objectsUnder(table.location());
+    List<String> files = StorageObjects.under(table.location());
 
     catalog.dropTable(registered, true);
 
     JsonNode job = awaitJob("sales.registered", "done");
     assertThat(job.get("owns-location").asBoolean()).isFalse();
     assertThat(job.get("skipped-files").asLong()).isEqualTo(reachableFiles(table).size());
-    assertThat(objectsUnder(table.location())).isEqualTo(files);
+    assertThat(StorageObjects.under(table.location())).isEqualTo(files);
   }
 
   @Test
@@ -481,8 +469,8 @@ class PurgeTest {
 
     JsonNode job = awaitJob("sales.registered", "done");
     assertThat(job.get("deleted-files").asLong()).isEqualTo(reachable.size());
-    assertThat(reachable).noneMatch(PurgeTest::exists);
-    assertThat(objectsUnder(table.location())).containsExactly(unreached);
+    assertThat(reachable).noneMatch(StorageObjects::exists);
+    assertThat(StorageObjects.under(table.location())).containsExactly(unreached);
   }
 
   @Test
@@ -504,7 +492,7 @@ class PurgeTest {
 
     assertThat(JSON.readTree(output.toByteArray()).get("batchItemFailures")).isEmpty();
     assertThat(job("sales.orders").state()).isEqualTo(PurgeJob.State.DONE);
-    assertThat(objectsUnder(table.location())).isEmpty();
+    assertThat(StorageObjects.under(table.location())).isEmpty();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -513,7 +501,7 @@ class PurgeTest {
   private void useWarehouse(String name) {
     warehouse = name;
     catalog = TestTwin.restCatalog(warehouse, Map.of());
-    clients.add(catalog);
+    closing.add(catalog);
     catalog.createNamespace(NAMESPACE);
   }
 
@@ -613,27 +601,13 @@ class PurgeTest {
     return files;
   }
 
-  private static TableMetadata metadata(Table table) {
-    return ((HasTableOperations) table).operations().current();
-  }
-
-  private static List<String> dataFiles(Table table) {
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      return StreamSupport.stream(tasks.spliterator(), false)
-          .map(task -> task.file().location())
-          .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   private String warehouseLocation() {
     return "s3://" + LocalTwin.BUCKET + "/" + warehouse;
   }
 
   private static String content(String path) {
-    String key = path.substring(("s3://" + LocalTwin.BUCKET + "/").length());
-    return s3.getObjectAsBytes(b -> b.bucket(LocalTwin.BUCKET).key(key)).asUtf8String();
+    return s3.getObjectAsBytes(b -> b.bucket(LocalTwin.BUCKET).key(StorageObjects.key(path)))
+        .asUtf8String();
   }
 
   private static void put(String path) {
@@ -641,8 +615,7 @@ class PurgeTest {
   }
 
   private static void put(String path, String content) {
-    String key = path.substring(("s3://" + LocalTwin.BUCKET + "/").length());
-    s3.putObject(b -> b.bucket(LocalTwin.BUCKET).key(key), RequestBody.fromString(content));
+    StorageObjects.put(s3, path, RequestBody.fromString(content));
   }
 
   /** Writes {@code count} small objects named {@code prefix} and a number, in parallel. */
@@ -662,31 +635,12 @@ class PurgeTest {
     }
   }
 
-  private static boolean exists(String path) {
-    return TestTwin.get().storage().io().newInputFile(path).exists();
-  }
-
-  private static List<String> objectsUnder(String location) {
-    SupportsPrefixOperations io = (SupportsPrefixOperations) TestTwin.get().storage().io();
-    return StreamSupport.stream(io.listPrefix(location + "/").spliterator(), false)
-        .map(FileInfo::location)
-        .sorted()
-        .toList();
-  }
-
   // ---------------------------------------------------------------------------------------------
   // drops, queues and handlers
 
   /** Drops a table with purge through a catalog whose purge jobs go to {@code queue}. */
   private void drop(TableIdentifier id, PurgeQueue queue) {
-    CatalogApi api =
-        CatalogApi.builder(
-                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                TestTwin.get().database(),
-                TestTwin.get().storage())
-            .purgeQueue(queue)
-            .authenticator(RootCaller.of(LocalTwin.REALM))
-            .build();
+    CatalogApi api = TestTwin.rootApi(warehouse).purgeQueue(queue).build();
     Response response =
         api.handle(
             new Request(
@@ -723,21 +677,7 @@ class PurgeTest {
 
   /** The purge handler as the twin wires it, over the given S3 client and queue. */
   private static PurgeHandler handler(S3Client client, PurgeQueue queue) {
-    return new PurgeHandler(
-        new BackgroundWork(TestTwin.get().database())
-            .processor(
-                TestTwin.get().storage().io(),
-                new S3Objects(client),
-                queue,
-                TestTwin.PURGE.maxReceives(),
-                Clock.systemUTC()));
-  }
-
-  /** The end of a purge function, as abrupt as a crash or a timeout: nothing catches it. */
-  private static final class FunctionDied extends Error {
-    FunctionDied() {
-      super("The purge function died");
-    }
+    return new PurgeHandler(PurgeFunction.processor(client, queue));
   }
 
   /** An S3 client that works until its first {@code DeleteObjects} is answered, then dies. */
@@ -785,11 +725,6 @@ class PurgeTest {
           .isLessThan(deadline);
       poller.pollOnce(); // waits up to a second for the next delivery
     }
-  }
-
-  /** A short pause between two probes, so that polling does not hammer the twin. */
-  private static void pause() {
-    LockSupport.parkNanos(PROBE_INTERVAL.toNanos());
   }
 
   /** Runs the sweep handler now, sending every job whose send was lost, and returns its answer. */
@@ -875,14 +810,6 @@ class PurgeTest {
    * asynchronously, redeliveries after the queue's visibility timeout.
    */
   private static <T> T waitFor(Supplier<T> probe, String what) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (true) {
-      T value = probe.get();
-      if (value != null) {
-        return value;
-      }
-      assertThat(System.nanoTime()).as("%s within %s", what, WAIT).isLessThan(deadline);
-      pause();
-    }
+    return Polling.waitFor(WAIT, PROBE_INTERVAL, probe, what);
   }
 }

@@ -1,5 +1,7 @@
 package dev.puddle.local;
 
+import static dev.puddle.local.TextFiles.write;
+import static dev.puddle.local.TextFiles.writeDataFile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,45 +9,32 @@ import dev.puddle.contract.Route;
 import dev.puddle.core.access.Privilege;
 import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
-import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.rest.RestJson;
 import dev.puddle.functions.CatalogHandler;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.StreamSupport;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.rest.requests.ImmutableRemoteSignRequest;
 import org.apache.iceberg.rest.responses.RemoteSignResponse;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Remote signing through Iceberg's own client: an engine holding no storage keys (S3FileIO with
@@ -65,14 +54,7 @@ class RemoteSigningTest {
   private static final Set<String> RESTRICTED_HEADERS =
       Set.of("host", "content-length", "connection", "expect", "upgrade");
 
-  private final List<AutoCloseable> closing = new ArrayList<>();
-
-  @AfterEach
-  void tearDown() throws Exception {
-    for (AutoCloseable resource : closing.reversed()) {
-      resource.close();
-    }
-  }
+  @RegisterExtension final Closing closing = new Closing();
 
   @Test
   void anEngineWithoutStorageKeysWritesAndReadsItsTableThroughSignedRequests() throws Exception {
@@ -95,14 +77,7 @@ class RemoteSigningTest {
 
     // another engine without keys reads what the first wrote, and lists, deletes its files
     Table loaded = signingClient(warehouse).loadTable(ORDERS);
-    try (CloseableIterable<FileScanTask> tasks = loaded.newScan().planFiles()) {
-      List<String> paths = new ArrayList<>();
-      for (FileScanTask task : tasks) {
-        paths.add(task.file().location());
-        assertThat(read(loaded.io(), task.file().location())).isEqualTo("1,2,3");
-      }
-      assertThat(paths).containsExactly(file.location());
-    }
+    assertThat(TextFiles.planned(loaded)).containsExactly(Map.entry(file.location(), "1,2,3"));
     S3FileIO io = (S3FileIO) loaded.io();
     String scratch = loaded.location() + "/data/scratch-";
     write(io, scratch + "1.csv", "a");
@@ -219,14 +194,7 @@ class RemoteSigningTest {
   void aCatalogThatSignsNothingRefusesEnginesThatAskOnlyForSigning() {
     String warehouse = TestTwin.newWarehouse("unsigned");
     TestEndpoint unsigned =
-        TestEndpoint.start(
-            new CatalogHandler(
-                CatalogApi.builder(
-                        new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                        TestTwin.get().database(),
-                        TestTwin.get().storage())
-                    .authenticator(RootCaller.of(LocalTwin.REALM))
-                    .build()));
+        TestEndpoint.start(new CatalogHandler(TestTwin.rootApi(warehouse).build()));
     closing.add(unsigned);
 
     assertThatThrownBy(() -> TestTwin.client(unsigned.uri(), warehouse, SIGNING))
@@ -317,7 +285,7 @@ class RemoteSigningTest {
   }
 
   private static String key(Table table) {
-    return table.location().substring(("s3://" + LocalTwin.BUCKET + "/").length());
+    return StorageObjects.key(table.location());
   }
 
   private static String refundsName(Table refunds) {
@@ -328,30 +296,5 @@ class RemoteSigningTest {
     return StreamSupport.stream(io.listPrefix(prefix).spliterator(), false)
         .map(FileInfo::location)
         .toList();
-  }
-
-  private static DataFile writeDataFile(Table table, String name, String content) {
-    String path = table.locationProvider().newDataLocation(name + ".csv");
-    write(table.io(), path, content);
-    return DataFiles.builder(PartitionSpec.unpartitioned())
-        .withPath(path)
-        .withFormat(FileFormat.AVRO)
-        .withFileSizeInBytes(content.length())
-        .withRecordCount(3)
-        .build();
-  }
-
-  private static void write(FileIO io, String path, String content) {
-    try (OutputStream out = io.newOutputFile(path).createOrOverwrite()) {
-      out.write(content.getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static String read(FileIO io, String path) throws IOException {
-    try (InputStream in = io.newInputFile(path).newStream()) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 }

@@ -1,5 +1,7 @@
 package dev.puddle.local;
 
+import static dev.puddle.local.TableFiles.dataFiles;
+import static dev.puddle.local.TableFiles.metadata;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,22 +9,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.stream.StreamSupport;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.relocated.com.google.common.collect.ImmutableMap;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.rest.auth.OAuth2Properties;
@@ -55,7 +50,7 @@ class RestartTest {
             catalog -> {
               catalog.createNamespace(NAMESPACE, NAMESPACE_PROPERTIES);
               Table table = catalog.createTable(TABLE, SCHEMA, PartitionSpec.unpartitioned());
-              table.newFastAppend().appendFile(dataFile("before-restart")).commit();
+              table.newFastAppend().appendFile(TableFiles.metadataOnly("before-restart")).commit();
               return metadata(catalog.loadTable(TABLE));
             });
 
@@ -71,14 +66,16 @@ class RestartTest {
               assertThat(loaded.currentSnapshot().snapshotId())
                   .isEqualTo(before.currentSnapshot().snapshotId());
               // planning reads the manifest list and the manifests back from S3
-              assertThat(dataFiles(table)).containsExactly(dataFile("before-restart").location());
+              assertThat(dataFiles(table))
+                  .containsExactly(TableFiles.metadataOnly("before-restart").location());
 
-              table.newFastAppend().appendFile(dataFile("after-restart")).commit();
+              table.newFastAppend().appendFile(TableFiles.metadataOnly("after-restart")).commit();
 
               Table reloaded = catalog.loadTable(TABLE);
               assertThat(dataFiles(reloaded))
                   .containsExactlyInAnyOrder(
-                      dataFile("before-restart").location(), dataFile("after-restart").location());
+                      TableFiles.metadataOnly("before-restart").location(),
+                      TableFiles.metadataOnly("after-restart").location());
               return metadata(reloaded);
             });
 
@@ -112,32 +109,9 @@ class RestartTest {
     }
   }
 
-  /** A data file that exists in metadata only, as in Iceberg's own catalog tests. */
-  private static DataFile dataFile(String name) {
-    return DataFiles.builder(PartitionSpec.unpartitioned())
-        .withPath("s3://" + LocalTwin.BUCKET + "/data/" + name + ".parquet")
-        .withFileSizeInBytes(10)
-        .withRecordCount(1)
-        .build();
-  }
-
-  private static TableMetadata metadata(Table table) {
-    return ((HasTableOperations) table).operations().current();
-  }
-
   private static void close(RESTCatalog catalog) {
     try {
       catalog.close();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static List<String> dataFiles(Table table) {
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      return StreamSupport.stream(tasks.spliterator(), false)
-          .map(task -> task.file().location())
-          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -24,12 +24,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import java.util.stream.StreamSupport;
 import org.apache.iceberg.DataFiles;
@@ -47,6 +45,7 @@ import org.apache.iceberg.view.View;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -65,7 +64,7 @@ class SoftDeleteTest {
   private static final Namespace SALES = Namespace.of("sales");
   private static final TableIdentifier ORDERS = TableIdentifier.of(SALES, "orders");
 
-  private final List<RESTCatalog> clients = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private final HttpClient http = HttpClient.newHttpClient();
   private TestTwin twin;
   private String warehouse;
@@ -73,9 +72,6 @@ class SoftDeleteTest {
 
   @AfterEach
   void tearDown() throws IOException {
-    for (RESTCatalog client : clients) {
-      client.close();
-    }
     http.close();
   }
 
@@ -290,7 +286,7 @@ class SoftDeleteTest {
     twin = TestTwin.of(mode);
     warehouse = twin.warehouse("softdelete", properties);
     catalog = twin.catalog(warehouse, Map.of());
-    clients.add(catalog);
+    closing.add(catalog);
     catalog.createNamespace(SALES);
   }
 
@@ -453,14 +449,6 @@ class SoftDeleteTest {
 
   /** Polls until {@code probe} returns a value, within {@link #WAIT}. */
   private static <T> T waitFor(Supplier<T> probe, String what) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (true) {
-      T value = probe.get();
-      if (value != null) {
-        return value;
-      }
-      assertThat(System.nanoTime()).as("%s within %s", what, WAIT).isLessThan(deadline);
-      LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-    }
+    return Polling.waitFor(WAIT, Duration.ofMillis(100), probe, what);
   }
 }

@@ -248,6 +248,16 @@ public final class TestTwin {
             .build());
   }
 
+  /**
+   * A catalog over the JDBC twin's metastore and storage, serving {@code warehouse} of the twin's
+   * realm to root; the caller adds what its test needs (a queue, a vendor, a signer) and builds it.
+   */
+  public static CatalogApi.Builder rootApi(String warehouse) {
+    return CatalogApi.builder(
+            new CatalogApi.Settings(LocalTwin.REALM, warehouse), get().database(), get().storage())
+        .authenticator(RootCaller.of(LocalTwin.REALM));
+  }
+
   /** Runs one statement on the JDBC twin's database behind the catalog's back. */
   public static int admin(String sql) {
     return get()
