@@ -137,8 +137,9 @@ public final class Namespaces {
           String after = Page.keyAfter(pageToken);
           // one statement per case, each a range of the index namespace_parent: "IS NOT DISTINCT
           // FROM ?" or "? IS NULL OR" would scan the warehouse's every namespace. Children share
-          // the parent's levels, so their order by levels is the order of their last level; the
-          // column is named apart, or ORDER BY levels would sort by it instead of reading the index.
+          // the parent's levels, so their order by levels is the order of their last level; that
+          // column is named apart, or ORDER BY levels would sort by it instead of reading the
+          // index.
           String sql =
               "SELECT levels[cardinality(levels)] AS child FROM namespace WHERE warehouse_id = ?"
                   + (parent.isEmpty()
