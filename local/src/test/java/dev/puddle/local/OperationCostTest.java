@@ -1,6 +1,7 @@
 package dev.puddle.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
@@ -57,6 +58,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.aws.s3.S3FileIOProperties;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.io.SupportsStorageCredentials;
@@ -459,6 +461,58 @@ class OperationCostTest {
         assertThat(sign.commits()).as(sign.describe()).isZero();
         assertThat(sign.s3()).as(sign.describe()).isEmpty();
       }
+    }
+  }
+
+  /**
+   * A page of tables, of views or of a namespace's children is one statement after the access read:
+   * the namespace's id is looked up inside it, so the page costs no round trip of its own for it. A
+   * page of a namespace that does not exist is the one that asks again (and answers 404).
+   */
+  @Test
+  void aListingPageIsOneStatementAfterTheAccessRead() throws IOException {
+    String warehouse = TestTwin.newWarehouse("cost-listing");
+    Namespace namespace = Namespace.of("sales");
+    Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+    try (RESTCatalog catalog = client(warehouse, Map.of("rest-page-size", "1"))) {
+      catalog.createNamespace(namespace);
+      catalog.createNamespace(Namespace.of("sales", "eu"));
+      catalog.createNamespace(Namespace.of("sales", "us"));
+      catalog.createTable(TableIdentifier.of(namespace, "orders"), schema);
+      catalog.createTable(TableIdentifier.of(namespace, "returns"), schema);
+      for (String view : List.of("recent", "open")) {
+        catalog
+            .buildView(TableIdentifier.of(namespace, view))
+            .withSchema(schema)
+            .withDefaultNamespace(namespace)
+            .withQuery("spark", "SELECT id FROM orders")
+            .create();
+      }
+      // two entries of each kind, one per page: a first page with a token and a last one
+      Map<Route, Runnable> listings = new EnumMap<>(Route.class);
+      listings.put(Route.LIST_TABLES, () -> catalog.listTables(namespace));
+      listings.put(Route.LIST_VIEWS, () -> catalog.listViews(namespace));
+      listings.put(Route.LIST_NAMESPACES, () -> catalog.listNamespaces(namespace));
+      listings.forEach(
+          (route, listing) -> {
+            handler.clear();
+            listing.run();
+            List<Call> pages = handler.all(route);
+            pages.forEach(page -> System.out.println(page.line(route.operationId() + " page")));
+            assertThat(pages).hasSize(2);
+            for (Call page : pages) {
+              assertThat(page.sql()).as(page.describe()).hasSize(2);
+              assertThat(page.sql().get(0)).contains("FROM caller_access(");
+              assertThat(page.sql().get(1)).contains("(SELECT id FROM namespace WHERE");
+              assertThat(page.s3()).isEmpty();
+              assertThat(page.commits()).isZero();
+            }
+          });
+
+      handler.clear();
+      assertThatThrownBy(() -> catalog.listTables(Namespace.of("nowhere")))
+          .isInstanceOf(NoSuchNamespaceException.class);
+      assertThat(handler.only(Route.LIST_TABLES).sql()).hasSize(3);
     }
   }
 

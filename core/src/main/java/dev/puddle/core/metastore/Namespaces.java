@@ -124,31 +124,36 @@ public final class Namespaces {
         });
   }
 
-  /** Lists the children of {@code parent} (the top level when it is empty), by name. */
+  /**
+   * Lists the children of {@code parent} (the top level when it is empty), by name. The parent's id
+   * is looked up in the listing's own statement, which saves a round trip per page; only an empty
+   * page asks whether the parent exists. Each row gives only its last level, as text: the rest is
+   * the parent's, and a {@code text[]} would be parsed row by row.
+   */
   public Page<Namespace> list(
       Warehouse warehouse, Namespace parent, String pageToken, int pageSize) {
     return database.read(
         connection -> {
-          Long parentId = null;
-          if (!parent.isEmpty()) {
-            parentId =
-                id(connection, warehouse.id(), parent, false)
-                    .orElseThrow(
-                        () -> new NoSuchNamespaceException("Namespace does not exist: %s", parent));
-          }
           String after = Page.keyAfter(pageToken);
           // one statement per case, each a range of the index namespace_parent: "IS NOT DISTINCT
-          // FROM ?" or "? IS NULL OR" would scan the warehouse's every namespace
+          // FROM ?" or "? IS NULL OR" would scan the warehouse's every namespace. Children share
+          // the parent's levels, so their order by levels is the order of their last level; that
+          // column is named apart, or ORDER BY levels would sort by it instead of reading the
+          // index.
           String sql =
-              "SELECT levels FROM namespace WHERE warehouse_id = ?"
-                  + (parentId == null ? " AND parent_id IS NULL" : " AND parent_id = ?")
+              "SELECT levels[cardinality(levels)] AS child FROM namespace WHERE warehouse_id = ?"
+                  + (parent.isEmpty()
+                      ? " AND parent_id IS NULL"
+                      : " AND parent_id ="
+                          + " (SELECT id FROM namespace WHERE warehouse_id = ? AND levels = ?)")
                   + (after == null ? "" : " AND levels > ?::text[]")
                   + " ORDER BY levels LIMIT ?";
           try (PreparedStatement statement = connection.prepareStatement(sql)) {
             int p = 1;
             statement.setLong(p++, warehouse.id());
-            if (parentId != null) {
-              statement.setLong(p++, parentId);
+            if (!parent.isEmpty()) {
+              statement.setLong(p++, warehouse.id());
+              statement.setArray(p++, levels(connection, parent));
             }
             if (after != null) {
               statement.setArray(p++, levels(connection, child(parent, after)));
@@ -157,8 +162,13 @@ public final class Namespaces {
             List<Namespace> result = new ArrayList<>();
             try (ResultSet rs = statement.executeQuery()) {
               while (rs.next()) {
-                result.add(Namespace.of((String[]) rs.getArray(1).getArray()));
+                result.add(child(parent, rs.getString(1)));
               }
+            }
+            if (result.isEmpty()
+                && !parent.isEmpty()
+                && id(connection, warehouse.id(), parent, false).isEmpty()) {
+              throw new NoSuchNamespaceException("Namespace does not exist: %s", parent);
             }
             return Page.of(result, pageSize, Namespaces::lastLevel);
           }
