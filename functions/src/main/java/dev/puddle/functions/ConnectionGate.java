@@ -1,6 +1,7 @@
 package dev.puddle.functions;
 
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.ForwardingConnectionFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -10,12 +11,11 @@ import java.sql.SQLNonTransientConnectionException;
  * no connection (and makes no network call): requests that need the metastore then fail early, as
  * they would with the database unreachable, having run everything before that.
  */
-final class ConnectionGate implements Database.ConnectionFactory {
-  private final Database.ConnectionFactory factory;
+final class ConnectionGate extends ForwardingConnectionFactory {
   private volatile boolean shut;
 
   ConnectionGate(Database.ConnectionFactory factory) {
-    this.factory = factory;
+    super(factory);
   }
 
   @Override
@@ -24,17 +24,7 @@ final class ConnectionGate implements Database.ConnectionFactory {
       throw new SQLNonTransientConnectionException(
           "No metastore connections while priming a snapshot", "08001");
     }
-    return factory.open();
-  }
-
-  @Override
-  public boolean timesOutTransactionsOnServer() {
-    return factory.timesOutTransactionsOnServer();
-  }
-
-  @Override
-  public boolean billsEachStatement() {
-    return factory.billsEachStatement();
+    return super.open();
   }
 
   void shut() {

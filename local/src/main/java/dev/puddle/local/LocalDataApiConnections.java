@@ -1,11 +1,9 @@
 package dev.puddle.local;
 
-import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.ForwardingConnectionFactory;
 import dev.puddle.core.metastore.dataapi.DataApiConnections;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.sql.Connection;
-import java.sql.SQLException;
 
 /**
  * The twin's metastore connections in {@code data-api} mode: Puddle's Data API adapter ({@link
@@ -14,11 +12,13 @@ import java.sql.SQLException;
  * reach the metastore this way, as the functions do with {@code PUDDLE_DB_MODE=data-api}. Both are
  * started together and closed together (the twin closes its connections when it stops).
  */
-public final class LocalDataApiConnections implements Database.ConnectionFactory, AutoCloseable {
+public final class LocalDataApiConnections extends ForwardingConnectionFactory
+    implements AutoCloseable {
   private final LocalDataApi dataApi;
   private final DataApiConnections connections;
 
   private LocalDataApiConnections(LocalDataApi dataApi, DataApiConnections connections) {
+    super(connections);
     this.dataApi = dataApi;
     this.connections = connections;
   }
@@ -39,21 +39,6 @@ public final class LocalDataApiConnections implements Database.ConnectionFactory
   /** The stand-in these connections call. */
   public LocalDataApi dataApi() {
     return dataApi;
-  }
-
-  @Override
-  public Connection open() throws SQLException {
-    return connections.open();
-  }
-
-  @Override
-  public boolean timesOutTransactionsOnServer() {
-    return connections.timesOutTransactionsOnServer();
-  }
-
-  @Override
-  public boolean billsEachStatement() {
-    return connections.billsEachStatement();
   }
 
   @Override

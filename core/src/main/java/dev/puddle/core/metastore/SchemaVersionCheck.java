@@ -17,11 +17,10 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
  * is not read again: migrations only ever add, so it cannot become unknown under a running release
  * except by the next deploy, whose old environments the expand-only rule keeps safe.
  */
-public final class SchemaVersionCheck implements Database.ConnectionFactory {
+public final class SchemaVersionCheck extends ForwardingConnectionFactory {
   /** How every refusal's message begins: what {@link #refused} recognises. */
   private static final String REFUSAL = "The metastore's schema is at version ";
 
-  private final Database.ConnectionFactory factory;
   private final int newestKnown;
   private volatile boolean passed;
 
@@ -31,24 +30,14 @@ public final class SchemaVersionCheck implements Database.ConnectionFactory {
   }
 
   SchemaVersionCheck(Database.ConnectionFactory factory, int newestKnown) {
-    this.factory = factory;
+    // the check only reads the schema's version: the connections keep every trait of the factory's
+    super(factory);
     this.newestKnown = newestKnown;
-  }
-
-  // the check only reads the schema's version: the connections keep every trait of the factory's
-  @Override
-  public boolean timesOutTransactionsOnServer() {
-    return factory.timesOutTransactionsOnServer();
-  }
-
-  @Override
-  public boolean billsEachStatement() {
-    return factory.billsEachStatement();
   }
 
   @Override
   public Connection open() throws SQLException {
-    Connection connection = factory.open();
+    Connection connection = super.open();
     if (passed) {
       return connection;
     }
