@@ -4,11 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import dev.puddle.contract.ConsoleSite;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,7 +23,6 @@ class ConsoleFilesTest {
 
   private final AtomicInteger invocations = new AtomicInteger();
   private HttpFront front;
-  private HttpClient http;
 
   @BeforeEach
   void start() {
@@ -37,12 +32,10 @@ class ConsoleFilesTest {
           output.write(ANSWER.getBytes(StandardCharsets.UTF_8));
         };
     front = HttpFront.start("127.0.0.1", 0, 2, new ApiGatewayBridge(function, new InFlight()));
-    http = HttpClient.newHttpClient();
   }
 
   @AfterEach
   void stop() {
-    http.close();
     front.close();
   }
 
@@ -79,12 +72,7 @@ class ConsoleFilesTest {
     HttpResponse<String> missing = get("/ui/secrets.json");
     assertThat(missing.statusCode()).isEqualTo(404);
     assertSecurityHeaders(missing);
-    HttpResponse<String> post =
-        http.send(
-            HttpRequest.newBuilder(URI.create(front.uri() + "/ui"))
-                .POST(HttpRequest.BodyPublishers.ofString("x"))
-                .build(),
-            BodyHandlers.ofString());
+    HttpResponse<String> post = TwinHttp.at(front.uri()).post("/ui", "x");
     assertThat(post.statusCode()).isEqualTo(405);
     assertThat(post.headers().firstValue("allow")).hasValue("GET, HEAD");
     assertThat(invocations).hasValue(0);
@@ -97,9 +85,8 @@ class ConsoleFilesTest {
     assertThat(invocations).hasValue(2);
   }
 
-  private HttpResponse<String> get(String path) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create(front.uri() + path)).build(), BodyHandlers.ofString());
+  private HttpResponse<String> get(String path) {
+    return TwinHttp.at(front.uri()).get(path);
   }
 
   private static void assertSecurityHeaders(HttpResponse<String> response) {

@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.access.PrincipalCredential;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,29 +74,18 @@ class LocalTwinTokensTest {
 
   private static String token(LocalTwin twin) throws Exception {
     HttpResponse<String> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(twin.uri() + "/v1/oauth/tokens"))
-                    .header("Content-Type", "application/x-www-form-urlencoded")
-                    .POST(
-                        HttpRequest.BodyPublishers.ofString(
-                            "grant_type=client_credentials&client_id=spark"
-                                + "&client_secret=spark-secret&scope=PRINCIPAL_ROLE%3AALL"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+        TwinHttp.at(twin.uri())
+            .tokenForm(
+                "grant_type=client_credentials&client_id=spark"
+                    + "&client_secret=spark-secret&scope=PRINCIPAL_ROLE%3AALL");
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return JSON.readTree(response.body()).get("access_token").asText();
   }
 
   private static int listNamespaces(LocalTwin twin, String token) throws Exception {
-    return HttpClient.newHttpClient()
-        .send(
-            HttpRequest.newBuilder(
-                    URI.create(twin.uri() + "/v1/" + LocalTwin.WAREHOUSE + "/namespaces"))
-                .header("Authorization", "Bearer " + token)
-                .GET()
-                .build(),
-            HttpResponse.BodyHandlers.ofString())
+    return TwinHttp.at(twin.uri())
+        .bearer(token)
+        .get("/v1/" + LocalTwin.WAREHOUSE + "/namespaces")
         .statusCode();
   }
 }

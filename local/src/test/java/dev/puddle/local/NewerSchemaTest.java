@@ -18,12 +18,8 @@ import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
 import dev.puddle.functions.CatalogWiring;
 import dev.puddle.functions.RequestLog;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Statement;
 import java.time.Clock;
@@ -132,13 +128,8 @@ class NewerSchemaTest {
    * The readiness probe: it needs no token and reads the metastore, as every catalog request but
    * the liveness probe does, through the same connections and their check.
    */
-  private static HttpResponse<String> ready(TestEndpoint endpoint)
-      throws IOException, InterruptedException {
-    try (HttpClient client = HttpClient.newHttpClient()) {
-      return client.send(
-          HttpRequest.newBuilder(URI.create(endpoint.uri() + "/readyz")).build(),
-          HttpResponse.BodyHandlers.ofString());
-    }
+  private static HttpResponse<String> ready(TestEndpoint endpoint) {
+    return TwinHttp.at(endpoint.uri()).get("/readyz");
   }
 
   private static void run(Database database, String sql) {

@@ -1,25 +1,36 @@
 package dev.puddle.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.maintenance.BackgroundWork;
+import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.MaintenanceJobs;
+import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.JobKind;
 import dev.puddle.core.purge.PurgeMessage;
 import dev.puddle.core.purge.PurgeProcessor;
 import dev.puddle.core.purge.PurgeQueue;
+import dev.puddle.functions.PurgeSweepHandler;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.UUID;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.util.JsonUtil;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The purge function, which carries both purges and maintenance runs, invoked by hand as the twin
  * wires it: for tests that choose each invocation's S3 client (one that dies, say), queue and
- * clock. Also the maintenance jobs it works on, and the tables they are for.
+ * clock. Also the maintenance jobs it works on, the tables they are for, and the scheduled sweep.
  */
 final class PurgeFunction {
   private PurgeFunction() {}
@@ -56,6 +67,31 @@ final class PurgeFunction {
   static PurgeProcessor.Delivery delivery(UUID job, int receive) {
     return new PurgeProcessor.Delivery(
         UUID.randomUUID().toString(), PurgeMessage.body(JobKind.MAINTENANCE, job), receive);
+  }
+
+  /**
+   * Runs the scheduled sweep's handler now, as the twin wires it but with no grace: it sends again
+   * every job whose send was lost and removes expired scan plans. Returns its answer.
+   */
+  static JsonNode sweep() {
+    PurgeSweepHandler handler =
+        new PurgeSweepHandler(
+            new BackgroundWork(TestTwin.get().database())
+                .sweep(
+                    TestTwin.get().purge().sweepQueue(),
+                    TestTwin.PURGE.sweep().withoutGrace(),
+                    MaintenanceOutbox.Settings.DEFAULTS),
+            new ScanPlans(TestTwin.get().database()));
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+    try {
+      handler.handleRequest(
+          new ByteArrayInputStream("{\"source\":\"aws.events\"}".getBytes(StandardCharsets.UTF_8)),
+          output,
+          new LocalContext("sweep", Duration.ofSeconds(30)));
+      return JsonUtil.mapper().readTree(output.toByteArray());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** A function dying: an Error, which nothing in the processor catches. */

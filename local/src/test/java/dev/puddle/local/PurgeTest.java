@@ -15,30 +15,21 @@ import dev.puddle.core.api.Request;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.aws.S3Objects;
 import dev.puddle.core.aws.SqsPurgeQueue;
-import dev.puddle.core.maintenance.BackgroundWork;
-import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.PurgeJob;
 import dev.puddle.core.metastore.PurgeJobs;
-import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.metastore.Warehouses;
 import dev.puddle.core.purge.PurgeMessage;
 import dev.puddle.core.purge.PurgeQueue;
 import dev.puddle.core.purge.PurgeWorker;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.PurgeHandler;
-import dev.puddle.functions.PurgeSweepHandler;
 import dev.puddle.local.PurgeFunction.FunctionDied;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -105,8 +96,9 @@ class PurgeTest {
   private static final Namespace NAMESPACE = Namespace.of("sales");
   private static final AtomicInteger QUEUES = new AtomicInteger();
 
+  private static final TwinHttp HTTP = TwinHttp.root();
+
   private static S3Client s3;
-  private static HttpClient http;
 
   @RegisterExtension final Closing closing = new Closing();
   private String warehouse;
@@ -115,13 +107,11 @@ class PurgeTest {
   @BeforeAll
   static void clients() {
     s3 = S3Objects.client(TestTwin.get().storage().clientProperties());
-    http = HttpClient.newHttpClient();
   }
 
   @AfterAll
   static void closeClients() {
     s3.close();
-    http.close();
   }
 
   @BeforeEach
@@ -285,30 +275,25 @@ class PurgeTest {
     put(metadataLocation, "{ this is not table metadata");
     catalog.dropTable(id, true);
     String jobId = awaitJob("sales.poison", "failed").get("id").asText();
-    String jobUri = TestTwin.get().uri() + "/admin/v1/warehouses/" + warehouse + "/purge-jobs/";
+    String jobPath = "/admin/v1/warehouses/" + warehouse + "/purge-jobs/";
 
-    HttpResponse<String> early = redrive(jobUri + UUID.randomUUID());
+    HttpResponse<String> early = redrive(jobPath + UUID.randomUUID());
     assertThat(early.statusCode()).as(early.body()).isEqualTo(404);
     put(metadataLocation, metadataJson);
-    HttpResponse<String> redriven = redrive(jobUri + jobId);
+    HttpResponse<String> redriven = redrive(jobPath + jobId);
 
     assertThat(redriven.statusCode()).as(redriven.body()).isEqualTo(200);
     assertThat(JSON.readTree(redriven.body()).get("state").asText()).isEqualTo("queued");
     JsonNode done = awaitJob("sales.poison", "done");
     assertThat(done.get("attempts").asInt()).isGreaterThan(TestTwin.PURGE.maxReceives());
     assertThat(StorageObjects.under(table.location())).isEmpty();
-    HttpResponse<String> again = redrive(jobUri + jobId);
+    HttpResponse<String> again = redrive(jobPath + jobId);
     assertThat(again.statusCode()).isEqualTo(409);
     assertThat(again.body()).contains("only a failed job can be redriven");
   }
 
-  private HttpResponse<String> redrive(String jobUri) throws IOException, InterruptedException {
-    return http.send(
-        HttpRequest.newBuilder(URI.create(jobUri + "/redrive"))
-            .header("Authorization", "Bearer " + TestTwin.rootToken())
-            .POST(HttpRequest.BodyPublishers.noBody())
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+  private static HttpResponse<String> redrive(String jobPath) {
+    return HTTP.send("POST", jobPath + "/redrive", null);
   }
 
   @Test
@@ -323,7 +308,7 @@ class PurgeTest {
     assertThat(lost.sentAt()).isNull();
     assertThat(StorageObjects.under(table.location())).isNotEmpty();
 
-    JsonNode swept = sweepNow();
+    JsonNode swept = PurgeFunction.sweep();
 
     assertThat(swept.get("resent").asInt()).isPositive();
     awaitJob("sales.orders", "done");
@@ -340,7 +325,7 @@ class PurgeTest {
     List<String> recreatedFiles = StorageObjects.under(recreated.location());
     assertThat(recreated.location()).isNotEqualTo(dropped.location());
 
-    sweepNow();
+    PurgeFunction.sweep();
 
     awaitJob("sales.orders", "done");
     assertThat(StorageObjects.under(dropped.location())).isEmpty();
@@ -368,17 +353,7 @@ class PurgeTest {
     assertThat(StorageObjects.under(view.location())).hasSize(2);
 
     HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(
-                    URI.create(
-                        TestTwin.get().uri()
-                            + "/v1/"
-                            + warehouse
-                            + "/namespaces/sales/views/daily?purgeRequested=true"))
-                .header("Authorization", "Bearer " + TestTwin.rootToken())
-                .DELETE()
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+        HTTP.delete("/v1/" + warehouse + "/namespaces/sales/views/daily?purgeRequested=true");
 
     assertThat(response.statusCode()).isEqualTo(204);
     JsonNode job = awaitJob("sales.daily", "done");
@@ -412,7 +387,7 @@ class PurgeTest {
       s3.deleteObject(b -> b.bucket(LocalTwin.BUCKET).key(StorageObjects.key(object)));
     }
 
-    sweepNow();
+    PurgeFunction.sweep();
 
     JsonNode job = awaitJob("sales.orders", "done");
     assertThat(job.get("deleted-files").asLong()).isZero();
@@ -428,7 +403,7 @@ class PurgeTest {
     table.io().deleteFile(manifestList);
     drop(id, unreachableQueue());
 
-    sweepNow();
+    PurgeFunction.sweep();
 
     JsonNode job = awaitJob("sales.orders", "done");
     assertThat(job.get("last-error").isNull()).isTrue();
@@ -727,24 +702,6 @@ class PurgeTest {
     }
   }
 
-  /** Runs the sweep handler now, sending every job whose send was lost, and returns its answer. */
-  private static JsonNode sweepNow() throws IOException {
-    PurgeSweepHandler sweep =
-        new PurgeSweepHandler(
-            new BackgroundWork(TestTwin.get().database())
-                .sweep(
-                    TestTwin.get().purge().sweepQueue(),
-                    TestTwin.PURGE.sweep().withoutGrace(),
-                    MaintenanceOutbox.Settings.DEFAULTS),
-            new ScanPlans(TestTwin.get().database()));
-    ByteArrayOutputStream output = new ByteArrayOutputStream();
-    sweep.handleRequest(
-        new ByteArrayInputStream("{\"source\":\"aws.events\"}".getBytes(StandardCharsets.UTF_8)),
-        output,
-        new LocalContext("sweep", Duration.ofSeconds(30)));
-    return JSON.readTree(output.toByteArray());
-  }
-
   /** The messages of a queue, left in it. */
   private static List<Message> peek(String queueUrl) {
     return sqs()
@@ -783,26 +740,9 @@ class PurgeTest {
 
   /** {@code GET /admin/v1/warehouses/{warehouse}/purge-jobs} on the twin's HTTP endpoint. */
   private JsonNode listPurgeJobs() {
-    try {
-      HttpResponse<String> response =
-          http.send(
-              HttpRequest.newBuilder(
-                      URI.create(
-                          TestTwin.get().uri()
-                              + "/admin/v1/warehouses/"
-                              + warehouse
-                              + "/purge-jobs"))
-                  .header("Authorization", "Bearer " + TestTwin.rootToken())
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-      return JSON.readTree(response.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    HttpResponse<String> response = HTTP.get("/admin/v1/warehouses/" + warehouse + "/purge-jobs");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return TwinHttp.json(response);
   }
 
   /**

@@ -7,9 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -585,26 +582,9 @@ class ScanPlanningShapesRowsTest {
   }
 
   private static JsonNode send(String method, String path, String body) {
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(TestTwin.get().uri() + path))
-            .header("Authorization", "Bearer " + TestTwin.rootToken())
-            .header("Content-Type", "application/json")
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .build();
-    try (HttpClient http = HttpClient.newHttpClient()) {
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-      assertThat(response.statusCode()).as(response.body()).isBetween(200, 204);
-      return response.body().isEmpty() ? null : JsonUtil.mapper().readTree(response.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    HttpResponse<String> response = TwinHttp.root().send(method, path, body);
+    assertThat(response.statusCode()).as(response.body()).isBetween(200, 204);
+    return TwinHttp.json(response);
   }
 
   // ---- rows

@@ -3,23 +3,14 @@ package dev.puddle.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.puddle.core.maintenance.BackgroundWork;
-import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.planning.PlanningSettings;
 import dev.puddle.core.purge.JobKind;
 import dev.puddle.core.purge.PurgeSweep;
-import dev.puddle.functions.PurgeSweepHandler;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -76,6 +67,8 @@ class ScanPlanningTest {
           Types.NestedField.required(1, "id", Types.LongType.get()),
           Types.NestedField.required(2, "category", Types.StringType.get()),
           Types.NestedField.optional(3, "amount", Types.LongType.get()));
+
+  private static final TwinHttp HTTP = TwinHttp.root();
 
   private static String warehouse;
   private static RESTCatalog server;
@@ -137,20 +130,7 @@ class ScanPlanningTest {
   @Test
   void unpartitionedWithPositionAndEqualityDeletes() {
     TableIdentifier id = TableIdentifier.of("p", "unpartitioned");
-    Table table =
-        server.createTable(
-            id, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
-    List<DataFile> files = new ArrayList<>();
-    for (int i = 0; i < 5; i++) {
-      DataFile file = dataFile(table, null, "u" + i, i * 100L, i * 100L + 99);
-      files.add(file);
-      table.newAppend().appendFile(file).commit();
-    }
-    table
-        .newRowDelta()
-        .addDeletes(positionDeletes(table, null, "pos", files.get(1)))
-        .addDeletes(equalityDeletes(table, null, "eq"))
-        .commit();
+    tableWithDeletes(server, id, "u");
 
     assertSamePlans(id, scan -> scan);
     assertSamePlans(id, scan -> scan.filter(Expressions.greaterThan("id", 250L)));
@@ -298,17 +278,14 @@ class ScanPlanningTest {
   }
 
   @Test
-  void aStoredPlanIsItsCallersAloneUntilCancelledOrExpired() throws IOException {
+  void aStoredPlanIsItsCallersAloneUntilCancelledOrExpired() {
     TableIdentifier id = TableIdentifier.of("p", "stored");
-    Table table = server.createTable(id, SCHEMA);
-    for (int i = 0; i < 5; i++) {
-      table.newAppend().appendFile(dataFile(table, null, "s" + i, i, i)).commit();
-    }
+    tableOfFiles(server, id, "s", 5);
     JsonNode planned = post(planPath(id), "{}");
     assertThat(planned.get("status").asText()).isEqualTo("completed");
     assertThat(planned.get("file-scan-tasks")).hasSize(2);
     assertThat(planned.get("plan-tasks")).hasSize(2);
-    String planId = planned.get("plan-id").asText();
+    String planId = planId(planned);
     String task = planned.at("/plan-tasks/0").asText();
 
     JsonNode result = get(planPath(id) + "/" + planId);
@@ -317,103 +294,73 @@ class ScanPlanningTest {
     assertThat(post(tasksPath(id), taskBody(task)).get("file-scan-tasks")).hasSize(2);
 
     // another principal's plan: unknown, as is the plan on another table's path
-    String owner = text("SELECT principal FROM scan_plan WHERE id = '" + planId + "'");
-    assertThat(sql("UPDATE scan_plan SET principal = 'someone-else' WHERE id = '" + planId + "'"))
-        .isEqualTo(1);
-    expectError(send("GET", planPath(id) + "/" + planId, null), 404, "NoSuchPlanIdException");
-    expectError(send("POST", tasksPath(id), taskBody(task)), 404, "NoSuchPlanTaskException");
-    expectError(send("DELETE", planPath(id) + "/" + planId, null), 404, "NoSuchPlanIdException");
-    sql("UPDATE scan_plan SET principal = '" + owner + "' WHERE id = '" + planId + "'");
+    String plan = planPath(id) + "/" + planId;
+    asSomeoneElse(
+        planId,
+        () -> {
+          expectNoPlan("GET", plan);
+          expectNoTask(id, task);
+          expectNoPlan("DELETE", plan);
+        });
     TableIdentifier other = TableIdentifier.of("p", "stored_other");
     server.createTable(other, SCHEMA);
-    expectError(send("GET", planPath(other) + "/" + planId, null), 404, "NoSuchPlanIdException");
-    expectError(send("POST", tasksPath(other), taskBody(task)), 404, "NoSuchPlanTaskException");
+    expectNoPlan("GET", planPath(other) + "/" + planId);
+    expectNoTask(other, task);
     assertThat(post(tasksPath(id), taskBody(task)).get("file-scan-tasks")).hasSize(2);
 
     // cancelled: gone, with its pages
-    assertThat(send("DELETE", planPath(id) + "/" + planId, null).statusCode()).isEqualTo(204);
-    expectError(send("GET", planPath(id) + "/" + planId, null), 404, "NoSuchPlanIdException");
-    expectError(send("POST", tasksPath(id), taskBody(task)), 404, "NoSuchPlanTaskException");
-    expectError(send("DELETE", planPath(id) + "/" + planId, null), 404, "NoSuchPlanIdException");
+    assertThat(HTTP.delete(plan).statusCode()).isEqualTo(204);
+    expectNoPlan("GET", plan);
+    expectNoTask(id, task);
+    expectNoPlan("DELETE", plan);
     assertThat(count("SELECT count(*) FROM scan_plan_page WHERE plan_id = '" + planId + "'"))
         .isZero();
 
     // expired: unknown at once, and removed by the next stored plan's sweep
-    String expiring = post(planPath(id), "{}").get("plan-id").asText();
-    sql(
-        "UPDATE scan_plan SET expires_at = now() - interval '1 second' WHERE id = '"
-            + expiring
-            + "'");
-    expectError(send("GET", planPath(id) + "/" + expiring, null), 404, "NoSuchPlanIdException");
+    String expiring = planId(post(planPath(id), "{}"));
+    expire(expiring);
+    expectNoPlan("GET", planPath(id) + "/" + expiring);
     post(planPath(id), "{}");
     assertThat(count("SELECT count(*) FROM scan_plan WHERE id = '" + expiring + "'")).isZero();
 
     // and by the scheduled sweep, pages and all
-    String swept = post(planPath(id), "{}").get("plan-id").asText();
-    sql("UPDATE scan_plan SET expires_at = now() - interval '1 second' WHERE id = '" + swept + "'");
-    assertThat(sweep().get("expiredPlans").asInt()).isPositive();
+    String swept = planId(post(planPath(id), "{}"));
+    expire(swept);
+    assertThat(PurgeFunction.sweep().get("expiredPlans").asInt()).isPositive();
     assertThat(count("SELECT count(*) FROM scan_plan_page WHERE plan_id = '" + swept + "'"))
         .isZero();
   }
 
-  /** Runs the scheduled sweep's handler now and returns its answer. */
-  private static JsonNode sweep() throws IOException {
-    PurgeSweepHandler handler =
-        new PurgeSweepHandler(
-            new BackgroundWork(TestTwin.get().database())
-                .sweep(
-                    TestTwin.get().purge().sweepQueue(),
-                    TestTwin.PURGE.sweep().withoutGrace(),
-                    MaintenanceOutbox.Settings.DEFAULTS),
-            new ScanPlans(TestTwin.get().database()));
-    ByteArrayOutputStream output = new ByteArrayOutputStream();
-    handler.handleRequest(
-        new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)),
-        output,
-        new LocalContext("sweep", Duration.ofSeconds(30)));
-    return JsonUtil.mapper().readTree(output.toByteArray());
-  }
-
   @Test
-  void unknownIdsAndBadRequestsChangeNothing() throws IOException {
+  void unknownIdsAndBadRequestsChangeNothing() {
     TableIdentifier id = TableIdentifier.of("p", "errors");
-    Table table = server.createTable(id, SCHEMA);
-    table.newAppend().appendFile(dataFile(table, null, "x", 0, 1)).commit();
+    tableOfFiles(server, id, "x", 1);
     String unknown = "0b9f5a3e-5a8d-4c52-9f0e-1a2b3c4d5e6f";
-    expectError(send("GET", planPath(id) + "/" + unknown, null), 404, "NoSuchPlanIdException");
-    expectError(send("GET", planPath(id) + "/not-a-plan", null), 404, "NoSuchPlanIdException");
-    expectError(send("DELETE", planPath(id) + "/" + unknown, null), 404, "NoSuchPlanIdException");
-    expectError(send("POST", tasksPath(id), taskBody("nonsense")), 404, "NoSuchPlanTaskException");
+    expectNoPlan("GET", planPath(id) + "/" + unknown);
+    expectNoPlan("GET", planPath(id) + "/not-a-plan");
+    expectNoPlan("DELETE", planPath(id) + "/" + unknown);
+    expectNoTask(id, "nonsense");
+    expectNoTask(id, unknown + "/1");
     expectError(
-        send("POST", tasksPath(id), taskBody(unknown + "/1")), 404, "NoSuchPlanTaskException");
+        HTTP.post(planPath(TableIdentifier.of("p", "missing")), "{}"), 404, "NoSuchTableException");
     expectError(
-        send("POST", planPath(TableIdentifier.of("p", "missing")), "{}"),
-        404,
-        "NoSuchTableException");
-    expectError(
-        send(
-            "POST",
-            planPath(id),
-            "{\"snapshot-id\":1,\"start-snapshot-id\":1,\"end-snapshot-id\":2}"),
+        HTTP.post(
+            planPath(id), "{\"snapshot-id\":1,\"start-snapshot-id\":1,\"end-snapshot-id\":2}"),
         400,
         "BadRequestException");
+    expectError(HTTP.post(planPath(id), "{\"snapshot-id\":42}"), 400, "IllegalArgumentException");
     expectError(
-        send("POST", planPath(id), "{\"snapshot-id\":42}"), 400, "IllegalArgumentException");
-    expectError(
-        send("POST", planPath(id), "{\"select\":[\"no_such_column\"]}"),
-        400,
-        "ValidationException");
+        HTTP.post(planPath(id), "{\"select\":[\"no_such_column\"]}"), 400, "ValidationException");
   }
 
   @Test
-  void storageCredentialsWhenAskedFor() throws IOException {
+  void storageCredentialsWhenAskedFor() {
     TableIdentifier id = TableIdentifier.of("p", "credentials");
-    Table table = server.createTable(id, SCHEMA);
-    table.newAppend().appendFile(dataFile(table, null, "c", 0, 1)).commit();
+    Table table = tableOfFiles(server, id, "c", 1);
     HttpResponse<String> response =
-        send("POST", planPath(id), "{}", "X-Iceberg-Access-Delegation", "vended-credentials");
+        HTTP.send("POST", planPath(id), "{}", "X-Iceberg-Access-Delegation", "vended-credentials");
     assertThat(response.statusCode()).isEqualTo(200);
-    JsonNode body = JsonUtil.mapper().readTree(response.body());
+    JsonNode body = TwinHttp.json(response);
     assertThat(body.get("storage-credentials")).hasSize(1);
     assertThat(body.at("/storage-credentials/0/prefix").asText()).isEqualTo(table.location());
     assertThat(post(planPath(id), "{}").has("storage-credentials")).isFalse();
@@ -422,20 +369,7 @@ class ScanPlanningTest {
   @Test
   void aSubmittedPlanIsPlannedByTheWorkerAndGivesTheSameFiles() {
     TableIdentifier id = TableIdentifier.of("a", "submitted");
-    Table table =
-        asyncServer.createTable(
-            id, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
-    List<DataFile> files = new ArrayList<>();
-    for (int i = 0; i < 5; i++) {
-      DataFile file = dataFile(table, null, "a" + i, i * 100L, i * 100L + 99);
-      files.add(file);
-      table.newAppend().appendFile(file).commit();
-    }
-    table
-        .newRowDelta()
-        .addDeletes(positionDeletes(table, null, "pos", files.get(1)))
-        .addDeletes(equalityDeletes(table, null, "eq"))
-        .commit();
+    tableWithDeletes(asyncServer, id, "a");
 
     // Iceberg's client polls fetchPlanningResult until the worker has stored the pages
     assertSamePlans(asyncServer, asyncClient, id, scan -> scan);
@@ -449,55 +383,45 @@ class ScanPlanningTest {
   }
 
   @Test
-  void aFetchOfASubmittedPlanAnswersAsSoonAsTheWorkerHasPlannedIt() throws IOException {
+  void aFetchOfASubmittedPlanAnswersAsSoonAsTheWorkerHasPlannedIt() {
     TableIdentifier id = TableIdentifier.of("a", "waited");
-    Table table = asyncServer.createTable(id, SCHEMA);
-    for (int i = 0; i < 3; i++) {
-      table.newAppend().appendFile(dataFile(table, null, "w" + i, i, i)).commit();
-    }
+    tableOfFiles(asyncServer, id, "w", 3);
     JsonNode submitted = post(asyncPlanPath(id), "{}");
     assertThat(submitted.get("status").asText()).isEqualTo("submitted");
 
     // one fetch, at once: it holds its answer until the worker has stored the pages, rather than
     // answering submitted and leaving the client to poll again seconds later
-    JsonNode result = get(asyncPlanPath(id) + "/" + submitted.get("plan-id").asText());
+    JsonNode result = get(asyncPlanPath(id) + "/" + planId(submitted));
     assertThat(result.get("status").asText()).as(result.toString()).isEqualTo("completed");
     assertThat(result.get("plan-tasks")).hasSize(2);
   }
 
   @Test
-  void aFetchOfAPlanTheWorkerNeverGetsToAnswersSubmittedWithinTheRequest() throws IOException {
+  void aFetchOfAPlanTheWorkerNeverGetsToAnswersSubmittedWithinTheRequest() {
     TableIdentifier id = TableIdentifier.of("a", "unplanned");
-    Table table = asyncServer.createTable(id, SCHEMA);
-    table.newAppend().appendFile(dataFile(table, null, "u0", 0, 1)).commit();
-    String first = post(asyncPlanPath(id), "{}").get("plan-id").asText();
-    untilCompleted(id, first);
-    UUID lost = submitDirectly(id, first);
+    tableOfFiles(asyncServer, id, "u", 1);
+    UUID lost = lostPlan(id);
 
-    HttpResponse<String> response = send("GET", asyncPlanPath(id) + "/" + lost, null);
+    HttpResponse<String> response = HTTP.get(asyncPlanPath(id) + "/" + lost);
     assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(JsonUtil.mapper().readTree(response.body()).get("status").asText())
-        .isEqualTo("submitted");
+    assertThat(TwinHttp.json(response).get("status").asText()).isEqualTo("submitted");
     sql("DELETE FROM scan_plan WHERE id = '" + lost + "'");
   }
 
   @Test
-  void aSubmittedPlanWhoseMessageIsLostIsSentAgainByTheSweep() throws IOException {
+  void aSubmittedPlanWhoseMessageIsLostIsSentAgainByTheSweep() {
     TableIdentifier id = TableIdentifier.of("a", "lost");
-    Table table = asyncServer.createTable(id, SCHEMA);
-    for (int i = 0; i < 5; i++) {
-      table.newAppend().appendFile(dataFile(table, null, "l" + i, i, i)).commit();
-    }
+    tableOfFiles(asyncServer, id, "l", 5);
     JsonNode submitted = post(asyncPlanPath(id), "{}");
     assertThat(submitted.get("status").asText()).isEqualTo("submitted");
     assertThat(submitted.has("file-scan-tasks")).isFalse();
-    JsonNode completed = untilCompleted(id, submitted.get("plan-id").asText());
+    JsonNode completed = untilCompleted(id, planId(submitted));
     assertThat(completed.get("plan-tasks")).hasSize(3);
 
     // a plan recorded with its job whose message never reached the queue
-    UUID lost = submitDirectly(id, submitted.get("plan-id").asText());
+    UUID lost = submitDirectly(id, planId(submitted));
     assertThat(get(asyncPlanPath(id) + "/" + lost).get("status").asText()).isEqualTo("submitted");
-    assertThat(sweep().get("resent").asInt()).isPositive();
+    assertThat(PurgeFunction.sweep().get("resent").asInt()).isPositive();
     JsonNode planned = untilCompleted(id, lost.toString());
     int tasks = 0;
     for (JsonNode task : planned.get("plan-tasks")) {
@@ -510,18 +434,12 @@ class ScanPlanningTest {
   }
 
   @Test
-  void aPlanWhoseSentMessageWasLostIsSentAgainWithinItsLifetimeWhileAPurgeAsOldWaits()
-      throws IOException {
+  void aPlanWhoseSentMessageWasLostIsSentAgainWithinItsLifetimeWhileAPurgeAsOldWaits() {
     TableIdentifier id = TableIdentifier.of("a", "lost_after_send");
-    Table table = asyncServer.createTable(id, SCHEMA);
-    for (int i = 0; i < 3; i++) {
-      table.newAppend().appendFile(dataFile(table, null, "s" + i, i, i)).commit();
-    }
-    String first = post(asyncPlanPath(id), "{}").get("plan-id").asText();
-    untilCompleted(id, first);
+    tableOfFiles(asyncServer, id, "s", 3);
     // a plan whose message was sent and then lost (the queue was purged, say), and a purge job
     // whose message was lost too, of a table whose files are already gone
-    UUID plan = submitDirectly(id, first);
+    UUID plan = lostPlan(id);
     UUID purge = UUID.randomUUID();
     sql(
         "INSERT INTO purge_job (object_id, realm_id, warehouse_id, kind, identifier, location,"
@@ -532,7 +450,7 @@ class ScanPlanningTest {
             + "/gone', false, 's3://"
             + LocalTwin.BUCKET
             + "/gone/metadata/v1.metadata.json' FROM scan_plan WHERE id = '"
-            + first
+            + plan
             + "'");
     PurgeSweep.Settings twin = TestTwin.PURGE.sweep();
     Duration planning = twin.stale(JobKind.PLAN);
@@ -541,13 +459,13 @@ class ScanPlanningTest {
     try {
       // younger than planning's window: SQS's own redelivery may still come, so the sweep waits
       sentAndUntouchedFor(plan, purge, planning.minusSeconds(30));
-      sweep();
+      PurgeFunction.sweep();
       assertThat(sentWithin(plan, "scan_plan_job", "plan_id")).isFalse();
       assertThat(get(asyncPlanPath(id) + "/" + plan).get("status").asText()).isEqualTo("submitted");
 
       // older: the plan is sent again and planned; the purge job, as old, is not sent
       sentAndUntouchedFor(plan, purge, planning.plusSeconds(30));
-      sweep();
+      PurgeFunction.sweep();
       assertThat(sentWithin(plan, "scan_plan_job", "plan_id")).isTrue();
       assertThat(untilCompleted(id, plan.toString()).get("plan-tasks")).hasSize(2);
       assertThat(sentWithin(purge, "purge_job", "object_id")).isFalse();
@@ -600,28 +518,26 @@ class ScanPlanningTest {
   }
 
   @Test
-  void aSubmittedPlanCanBeCancelledAndIsItsCallersAlone() throws IOException {
+  void aSubmittedPlanCanBeCancelledAndIsItsCallersAlone() {
     TableIdentifier id = TableIdentifier.of("a", "cancelled");
-    Table table = asyncServer.createTable(id, SCHEMA);
-    table.newAppend().appendFile(dataFile(table, null, "c0", 0, 1)).commit();
-    String first = post(asyncPlanPath(id), "{}").get("plan-id").asText();
-    untilCompleted(id, first);
-    UUID plan = submitDirectly(id, first);
+    tableOfFiles(asyncServer, id, "c", 1);
+    UUID plan = lostPlan(id);
     String path = asyncPlanPath(id) + "/" + plan;
     assertThat(get(path).get("status").asText()).isEqualTo("submitted");
 
     // another principal's submitted plan is unknown to the caller, and cannot be cancelled
-    String owner = text("SELECT principal FROM scan_plan WHERE id = '" + plan + "'");
-    sql("UPDATE scan_plan SET principal = 'someone-else' WHERE id = '" + plan + "'");
-    expectError(send("GET", path, null), 404, "NoSuchPlanIdException");
-    expectError(send("DELETE", path, null), 404, "NoSuchPlanIdException");
-    sql("UPDATE scan_plan SET principal = '" + owner + "' WHERE id = '" + plan + "'");
+    asSomeoneElse(
+        plan.toString(),
+        () -> {
+          expectNoPlan("GET", path);
+          expectNoPlan("DELETE", path);
+        });
 
     // cancelled before the worker got to it: gone with its job, and the sweep sends nothing
-    assertThat(send("DELETE", path, null).statusCode()).isEqualTo(204);
-    expectError(send("GET", path, null), 404, "NoSuchPlanIdException");
+    assertThat(HTTP.delete(path).statusCode()).isEqualTo(204);
+    expectNoPlan("GET", path);
     assertThat(count("SELECT count(*) FROM scan_plan_job WHERE plan_id = '" + plan + "'")).isZero();
-    sweep();
+    PurgeFunction.sweep();
     assertThat(count("SELECT count(*) FROM scan_plan WHERE id = '" + plan + "'")).isZero();
   }
 
@@ -648,8 +564,35 @@ class ScanPlanningTest {
             0);
   }
 
+  /**
+   * A submitted plan of the whole table whose send was lost, recorded once the worker has planned
+   * an earlier one (whose owner it takes).
+   */
+  private static UUID lostPlan(TableIdentifier id) {
+    String first = planId(post(asyncPlanPath(id), "{}"));
+    untilCompleted(id, first);
+    return submitDirectly(id, first);
+  }
+
+  /** Runs {@code checks} while the plan belongs to another principal, then gives it back. */
+  private static void asSomeoneElse(String plan, Runnable checks) {
+    String owner = text("SELECT principal FROM scan_plan WHERE id = '" + plan + "'");
+    assertThat(sql("UPDATE scan_plan SET principal = 'someone-else' WHERE id = '" + plan + "'"))
+        .isEqualTo(1);
+    checks.run();
+    sql("UPDATE scan_plan SET principal = '" + owner + "' WHERE id = '" + plan + "'");
+  }
+
+  private static void expire(String plan) {
+    sql("UPDATE scan_plan SET expires_at = now() - interval '1 second' WHERE id = '" + plan + "'");
+  }
+
+  private static String planId(JsonNode plan) {
+    return plan.get("plan-id").asText();
+  }
+
   /** Polls the plan's result, with a bounded deadline, until the worker has completed it. */
-  private static JsonNode untilCompleted(TableIdentifier id, String plan) throws IOException {
+  private static JsonNode untilCompleted(TableIdentifier id, String plan) {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (true) {
       JsonNode result = get(asyncPlanPath(id) + "/" + plan);
@@ -731,8 +674,7 @@ class ScanPlanningTest {
   }
 
   /** Plans over HTTP, following every plan task, as the client would. */
-  private static List<String> planOverHttp(Table table, PlanTableScanRequest request)
-      throws IOException {
+  private static List<String> planOverHttp(Table table, PlanTableScanRequest request) {
     TableIdentifier id =
         TableIdentifier.parse(table.name().substring(table.name().indexOf('.') + 1));
     JsonNode body = post(planPath(id), PlanTableScanRequestParser.toJson(request));
@@ -746,6 +688,37 @@ class ScanPlanningTest {
               .fileScanTasks());
     }
     return describe(tasks);
+  }
+
+  /** A table of {@code files} appends of one data file each, named {@code prefix} and a number. */
+  private static Table tableOfFiles(
+      RESTCatalog catalog, TableIdentifier id, String prefix, int files) {
+    Table table = catalog.createTable(id, SCHEMA);
+    for (int i = 0; i < files; i++) {
+      table.newAppend().appendFile(dataFile(table, null, prefix + i, i, i)).commit();
+    }
+    return table;
+  }
+
+  /**
+   * A version 2 table of five appends of one data file each, then a position delete file for the
+   * second and an equality delete file.
+   */
+  private static void tableWithDeletes(RESTCatalog catalog, TableIdentifier id, String prefix) {
+    Table table =
+        catalog.createTable(
+            id, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
+    List<DataFile> files = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      DataFile file = dataFile(table, null, prefix + i, i * 100L, i * 100L + 99);
+      files.add(file);
+      table.newAppend().appendFile(file).commit();
+    }
+    table
+        .newRowDelta()
+        .addDeletes(positionDeletes(table, null, "pos", files.get(1)))
+        .addDeletes(equalityDeletes(table, null, "eq"))
+        .commit();
   }
 
   private static DataFile dataFile(
@@ -830,48 +803,32 @@ class ScanPlanningTest {
     return "{\"plan-task\":" + JsonUtil.mapper().valueToTree(task) + "}";
   }
 
-  private static JsonNode post(String path, String body) throws IOException {
-    return ok(send("POST", path, body));
+  private static JsonNode post(String path, String body) {
+    return ok(HTTP.post(path, body));
   }
 
-  private static JsonNode get(String path) throws IOException {
-    return ok(send("GET", path, null));
+  private static JsonNode get(String path) {
+    return ok(HTTP.get(path));
   }
 
-  private static JsonNode ok(HttpResponse<String> response) throws IOException {
+  private static JsonNode ok(HttpResponse<String> response) {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return JsonUtil.mapper().readTree(response.body());
+    return TwinHttp.json(response);
   }
 
-  private static void expectError(HttpResponse<String> response, int status, String type)
-      throws IOException {
+  /** {@code method} on a plan's path answers that the plan is unknown. */
+  private static void expectNoPlan(String method, String path) {
+    expectError(HTTP.send(method, path, null), 404, "NoSuchPlanIdException");
+  }
+
+  /** Fetching a plan task of the table answers that the task is unknown. */
+  private static void expectNoTask(TableIdentifier id, String task) {
+    expectError(HTTP.post(tasksPath(id), taskBody(task)), 404, "NoSuchPlanTaskException");
+  }
+
+  private static void expectError(HttpResponse<String> response, int status, String type) {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-    assertThat(JsonUtil.mapper().readTree(response.body()).at("/error/type").asText())
-        .isEqualTo(type);
-  }
-
-  private static HttpResponse<String> send(
-      String method, String path, String body, String... headers) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(TestTwin.get().uri() + path))
-            .header("Authorization", "Bearer " + TestTwin.rootToken())
-            .header("Content-Type", "application/json")
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    for (int i = 0; i < headers.length; i += 2) {
-      request.header(headers[i], headers[i + 1]);
-    }
-    try (HttpClient http = HttpClient.newHttpClient()) {
-      return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    assertThat(TwinHttp.json(response).at("/error/type").asText()).isEqualTo(type);
   }
 
   private static int sql(String statement) {

@@ -5,13 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.DataFile;
@@ -36,15 +29,12 @@ import org.junit.jupiter.api.Test;
  * namespace, and loses its access on the request after its grant is revoked.
  */
 class SecondEngineTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final AtomicInteger NAMES = new AtomicInteger();
   private static final Schema SCHEMA = new Schema(required(1, "id", Types.LongType.get()));
   private static final Namespace SALES = Namespace.of("sales");
   private static final Namespace HR = Namespace.of("hr");
   private static final TableIdentifier ORDERS = TableIdentifier.of(SALES, "orders");
   private static final TableIdentifier SALARIES = TableIdentifier.of(HR, "salaries");
-
-  private final HttpClient http = HttpClient.newHttpClient();
 
   @Test
   void aReaderOfOneNamespaceSeesTheWritersStateAndNothingElse() throws Exception {
@@ -126,26 +116,8 @@ class SecondEngineTest {
   }
 
   /** A management API call as root, which must succeed; its JSON answer, if any. */
-  private JsonNode admin(String method, String path, String body) {
-    try {
-      HttpResponse<String> response =
-          http.send(
-              HttpRequest.newBuilder(URI.create(TestTwin.get().uri() + path))
-                  .header("Authorization", "Bearer " + TestTwin.rootToken())
-                  .header("Content-Type", "application/json")
-                  .method(method, HttpRequest.BodyPublishers.ofString(body))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      assertThat(response.statusCode())
-          .as(method + " " + path + ": " + response.body())
-          .isLessThan(300);
-      return response.body().isEmpty() ? JSON.nullNode() : JSON.readTree(response.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+  private static JsonNode admin(String method, String path, String body) {
+    return TwinHttp.root().ok(method, path, body);
   }
 
   private static DataFile dataFile(Table table, String name) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.maintenance.BackgroundWork;
 import dev.puddle.core.maintenance.MaintenanceOutbox;
 import dev.puddle.core.metastore.Database;
@@ -15,9 +14,6 @@ import dev.puddle.core.purge.PurgeSweep;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
@@ -42,7 +38,6 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.view.View;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -56,7 +51,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SoftDeleteTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration WAIT = Duration.ofSeconds(45);
   private static final Schema SCHEMA =
       new Schema(
@@ -65,15 +59,9 @@ class SoftDeleteTest {
   private static final TableIdentifier ORDERS = TableIdentifier.of(SALES, "orders");
 
   @RegisterExtension final Closing closing = new Closing();
-  private final HttpClient http = HttpClient.newHttpClient();
   private TestTwin twin;
   private String warehouse;
   private RESTCatalog catalog;
-
-  @AfterEach
-  void tearDown() throws IOException {
-    http.close();
-  }
 
   @ParameterizedTest
   @EnumSource(TestTwin.Mode.class)
@@ -394,7 +382,7 @@ class SoftDeleteTest {
     HttpResponse<String> response =
         send("GET", "/admin/v1/warehouses/" + warehouse + "/catalog-roles/readers/grants", null);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return json(response).get("grants").findValuesAsText("tableName");
+    return TwinHttp.json(response).get("grants").findValuesAsText("tableName");
   }
 
   private HttpResponse<String> undrop(String id, TableIdentifier destination) {
@@ -415,36 +403,11 @@ class SoftDeleteTest {
     HttpResponse<String> response =
         send("GET", "/admin/v1/warehouses/" + warehouse + listing, null);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return json(response);
+    return TwinHttp.json(response);
   }
 
   private HttpResponse<String> send(String method, String path, String body) {
-    try {
-      return http.send(
-          HttpRequest.newBuilder(URI.create(twin.local().uri() + path))
-              .header("Authorization", "Bearer " + twin.token(TestTwin.ROOT))
-              .header("Content-Type", "application/json")
-              .method(
-                  method,
-                  body == null
-                      ? HttpRequest.BodyPublishers.noBody()
-                      : HttpRequest.BodyPublishers.ofString(body))
-              .build(),
-          HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static JsonNode json(HttpResponse<String> response) {
-    try {
-      return JSON.readTree(response.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return TwinHttp.root(twin).send(method, path, body);
   }
 
   /** Polls until {@code probe} returns a value, within {@link #WAIT}. */

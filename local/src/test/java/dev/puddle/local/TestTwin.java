@@ -1,6 +1,5 @@
 package dev.puddle.local;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.core.access.PrincipalCredential;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.maintenance.MaintenanceOutbox;
@@ -14,10 +13,7 @@ import dev.puddle.functions.CatalogHandler;
 import dev.puddle.functions.RequestLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -143,24 +139,11 @@ public final class TestTwin {
             + "&client_secret="
             + URLEncoder.encode(credential.clientSecret(), StandardCharsets.UTF_8)
             + "&scope=PRINCIPAL_ROLE%3AALL";
-    try (HttpClient client = HttpClient.newHttpClient()) {
-      HttpResponse<String> response =
-          client.send(
-              HttpRequest.newBuilder(URI.create(twin.uri() + "/v1/oauth/tokens"))
-                  .header("Content-Type", "application/x-www-form-urlencoded")
-                  .POST(HttpRequest.BodyPublishers.ofString(form))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
-        throw new IllegalStateException("No token: " + response.body());
-      }
-      return new ObjectMapper().readTree(response.body()).get("access_token").asText();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+    HttpResponse<String> response = TwinHttp.at(twin.uri()).tokenForm(form);
+    if (response.statusCode() != 200) {
+      throw new IllegalStateException("No token: " + response.body());
     }
+    return TwinHttp.json(response).get("access_token").asText();
   }
 
   /** Iceberg's own REST client, pointed at a warehouse of the twin, signed in as root. */

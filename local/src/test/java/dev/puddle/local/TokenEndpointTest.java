@@ -44,10 +44,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -98,7 +95,6 @@ class TokenEndpointTest {
 
   private final TestClock clock = new TestClock(Instant.now());
   private final ByteArrayOutputStream logs = new ByteArrayOutputStream();
-  private final HttpClient http = HttpClient.newHttpClient();
   private PrintStream out;
   private PrintStream err;
   private SecretsManagerEndpoint secrets;
@@ -477,19 +473,14 @@ class TokenEndpointTest {
   }
 
   private int listNamespaces(String token) throws Exception {
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(endpoint.uri() + "/v1/" + warehouse + "/namespaces"))
-            .header("Authorization", "Bearer " + token)
-            .GET()
-            .build();
-    return http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
+    return TwinHttp.at(endpoint.uri())
+        .bearer(token)
+        .get("/v1/" + warehouse + "/namespaces")
+        .statusCode();
   }
 
   private String get(String path) throws Exception {
-    HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(URI.create(endpoint.uri() + path)).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response = TwinHttp.at(endpoint.uri()).get(path);
     assertThat(response.statusCode()).isEqualTo(200);
     return response.body();
   }
@@ -498,15 +489,9 @@ class TokenEndpointTest {
       int status, String body, JsonNode json, java.net.http.HttpHeaders headers) {}
 
   private Answer tokenRequest(String form, String authorization) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(endpoint.uri() + "/v1/oauth/tokens"))
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(HttpRequest.BodyPublishers.ofString(form));
-    if (authorization != null) {
-      request.header("Authorization", authorization);
-    }
-    HttpResponse<String> response =
-        http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    String[] headers =
+        authorization == null ? new String[0] : new String[] {"Authorization", authorization};
+    HttpResponse<String> response = TwinHttp.at(endpoint.uri()).tokenForm(form, headers);
     return new Answer(
         response.statusCode(), response.body(), JSON.readTree(response.body()), response.headers());
   }
