@@ -157,8 +157,11 @@ class BadInputTest {
   private String viewMetadataLocation;
   private String tableLocation;
 
-  /** A warehouse, and the metastore that holds it, whose every table the suite compares. */
-  protected record Target(String warehouse, Database database) {}
+  /**
+   * A warehouse, the metastore that holds it, and connections to that same metastore through which
+   * the suite compares its every table (they may reach it another way than the catalog does).
+   */
+  protected record Target(String warehouse, Database database, Database dumped) {}
 
   private TestTwin.Metastore separate;
 
@@ -173,7 +176,7 @@ class BadInputTest {
    */
   protected Target target() {
     separate = TestTwin.separateMetastore("bad-input");
-    return new Target("bad-input", separate.database());
+    return new Target("bad-input", separate.database(), separate.database());
   }
 
   @AfterAll
@@ -197,7 +200,7 @@ class BadInputTest {
                 // so that a request to sign reaches the parsing of its body
                 .requestSigner(twin().local().requestSigner())
                 .build());
-    dump = MetastoreDump.of(target.database());
+    dump = MetastoreDump.of(target.dumped());
     succeed(Route.CREATE_NAMESPACE, existing(), "{\"namespace\":[\"" + NAMESPACE + "\"]}");
     JsonNode table =
         succeed(
