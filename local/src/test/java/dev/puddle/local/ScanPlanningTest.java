@@ -194,9 +194,7 @@ class ScanPlanningTest {
   @Test
   void deletionVectorsOfAVersion3Table() {
     TableIdentifier id = TableIdentifier.of("p", "v3");
-    Table table =
-        server.createTable(
-            id, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "3"));
+    Table table = unpartitioned(server, id, 3);
     DataFile first = dataFile(table, null, "v3-a", 0, 9);
     DataFile second = dataFile(table, null, "v3-b", 10, 19);
     table.newAppend().appendFile(first).appendFile(second).commit();
@@ -220,9 +218,7 @@ class ScanPlanningTest {
   @Test
   void schemaEvolutionBranchesTagsAndTimeTravel() {
     TableIdentifier id = TableIdentifier.of("p", "evolved");
-    Table table =
-        server.createTable(
-            id, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
+    Table table = unpartitioned(server, id, 2);
     table.newAppend().appendFile(dataFile(table, null, "e0", 0, 9)).commit();
     long first = table.currentSnapshot().snapshotId();
     table.manageSnapshots().createTag("v1", first).commit();
@@ -249,9 +245,7 @@ class ScanPlanningTest {
   @Test
   void incrementalAppendScansStartAfterTheirStartSnapshot() throws IOException {
     TableIdentifier id = TableIdentifier.of("p", "incremental");
-    Table table =
-        server.createTable(
-            id, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
+    Table table = unpartitioned(server, id, 2);
     List<Long> snapshots = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       table.newAppend().appendFile(dataFile(table, null, "i" + i, i * 10L, i * 10L + 9)).commit();
@@ -690,6 +684,12 @@ class ScanPlanningTest {
     return describe(tasks);
   }
 
+  /** An unpartitioned table of Iceberg's format {@code version}. */
+  private static Table unpartitioned(RESTCatalog catalog, TableIdentifier id, int version) {
+    return catalog.createTable(
+        id, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "" + version));
+  }
+
   /** A table of {@code files} appends of one data file each, named {@code prefix} and a number. */
   private static Table tableOfFiles(
       RESTCatalog catalog, TableIdentifier id, String prefix, int files) {
@@ -705,9 +705,7 @@ class ScanPlanningTest {
    * second and an equality delete file.
    */
   private static void tableWithDeletes(RESTCatalog catalog, TableIdentifier id, String prefix) {
-    Table table =
-        catalog.createTable(
-            id, SCHEMA, PartitionSpec.unpartitioned(), Map.of("format-version", "2"));
+    Table table = unpartitioned(catalog, id, 2);
     List<DataFile> files = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       DataFile file = dataFile(table, null, prefix + i, i * 100L, i * 100L + 99);
