@@ -111,7 +111,7 @@ class OperationCostTest {
         new Database(sql.wrap(PostgresConnections.factory(twin.jdbcUrl(), "postgres", null)), 2);
     storage = s3.storage();
     // without idempotency keys, which Iceberg's client sends once /v1/config advertises them:
-    // this measures the operations themselves (a key adds two statements to a mutation, which
+    // this measures the operations themselves (a key adds a statement to a mutation, which
     // the catalog next to it, with keys, measures)
     CatalogApi api =
         CatalogApi.builder(
@@ -283,11 +283,12 @@ class OperationCostTest {
 
   /**
    * An {@code Idempotency-Key}, which Iceberg's client sends with every mutation once {@code
-   * /v1/config} advertises a lifetime, adds two statements and no transaction: the key claimed, as
-   * the last statement of the change's own transaction, and the response stored after it.
+   * /v1/config} advertises a lifetime, adds one statement and no transaction to a create or a
+   * commit: the key claimed, with the response the committed version decides, as the last statement
+   * of the change's own transaction.
    */
   @Test
-  void anIdempotencyKeyAddsTwoStatementsToACreateAndACommit() throws IOException {
+  void anIdempotencyKeyAddsOneStatementToACreateAndACommit() throws IOException {
     String warehouse = TestTwin.newWarehouse("cost-keyed");
     Namespace namespace = Namespace.of("sales");
     TableIdentifier identifier = TableIdentifier.of(namespace, "orders");
@@ -308,34 +309,29 @@ class OperationCostTest {
       System.out.println(commit.line("commit, idempotency key"));
 
       // createTable: the seven statements of loadTableReadsPostgresOnly…, then
-      //  8. WITH wrote … claimed AS (INSERT INTO idempotency_key … ON CONFLICT DO UPDATE … WHERE
-      //     the key is free or this attempt's), the transaction's last statement, before its
-      //     COMMIT
-      //  9. WITH expired AS (DELETE a few long-expired keys) INSERT INTO idempotency_key … ON
-      //     CONFLICT DO UPDATE (the response stored, autocommit)
-      // nine statements, ten round trips (eight without a key)
-      assertThat(create.sql()).as(create.describe()).hasSize(9);
+      //  8. WITH wrote … expired AS (DELETE a few long-expired keys), claimed AS (INSERT INTO
+      //     idempotency_key … the response … ON CONFLICT DO UPDATE … WHERE the key is free or
+      //     this attempt's), the transaction's last statement, before its COMMIT
+      // eight statements, nine round trips (eight without a key); nothing after the COMMIT
+      assertThat(create.sql()).as(create.describe()).hasSize(8);
       assertThat(create.sql().get(6)).startsWith("WITH feed_lock");
       assertThat(create.sql().get(7))
           .startsWith("WITH wrote")
-          .contains("INSERT INTO idempotency_key");
-      assertThat(create.sql().get(8))
-          .startsWith("WITH expired")
+          .contains("DELETE FROM idempotency_key")
           .contains("INSERT INTO idempotency_key");
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
-      assertThat(create.roundTrips()).isEqualTo(10);
+      assertThat(create.roundTrips()).isEqualTo(9);
 
-      // the commit: the five statements of a commit, the claim last in its transaction, and the
-      // response stored: seven statements, eight round trips (six without a key)
-      assertThat(commit.sql()).as(commit.describe()).hasSize(7);
+      // the commit: the five statements of a commit and the claim, with the response, last in its
+      // transaction: six statements, seven round trips (six without a key)
+      assertThat(commit.sql()).as(commit.describe()).hasSize(6);
       assertThat(commit.sql().get(0)).contains("FROM caller_access_and_object(");
       assertThat(commit.sql().get(1)).isEqualTo("SELECT 1");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
       assertThat(commit.sql().get(4)).startsWith("WITH feed_lock");
       assertThat(commit.sql().get(5)).startsWith("WITH wrote");
-      assertThat(commit.sql().get(6)).startsWith("WITH expired");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
-      assertThat(commit.roundTrips()).isEqualTo(8);
+      assertThat(commit.roundTrips()).isEqualTo(7);
     }
   }
 
