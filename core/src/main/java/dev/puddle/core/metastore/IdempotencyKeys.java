@@ -49,6 +49,13 @@ public final class IdempotencyKeys {
     }
   }
 
+  /**
+   * Metadata JSON of more characters than this is answered after the commit, by {@link #finish}:
+   * building and gzipping its response would hold the table's row lock longer, and the body might
+   * not fit in one Data API request beside the claim, which would fail the change for its answer.
+   */
+  private static final int LARGEST_ANSWERED_WITH_CLAIM = 1 << 22;
+
   /** Long-expired keys deleted per claim or finish. */
   private static final int CLEANUP_BATCH = 20;
 
@@ -183,7 +190,12 @@ public final class IdempotencyKeys {
     @Override
     public void write(Connection connection, CommittedVersion version) throws SQLException {
       Function<CommittedVersion, Response> answering = answer;
-      Response response = version == null || answering == null ? null : answering.apply(version);
+      Response response =
+          version == null
+                  || answering == null
+                  || version.metadataJson().length() > LARGEST_ANSWERED_WITH_CLAIM
+              ? null
+              : answering.apply(version);
       Stored stored = response == null ? null : Stored.of(response);
       // the transaction id tells whether the work wrote anything (this statement comes last):
       // a transaction that changed nothing claims nothing, and deletes no expired key
