@@ -23,8 +23,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -91,22 +89,32 @@ public final class LocalDataApi implements AutoCloseable {
   private final LocalDataApiSessions sessions;
   private final AtomicInteger resuming = new AtomicInteger();
 
-  /** The SQL of every statement executed, for {@link #statementsNaming}. */
-  private final Queue<String> executed = new ConcurrentLinkedQueue<>();
+  /**
+   * Every call served (or refused) so far, in the order received, each entered in one step with its
+   * SQL: a copy of it counts calls and tells background statements apart in the same instant.
+   */
+  private final List<Call> log = new ArrayList<>();
 
-  private final Map<Operation, AtomicLong> calls = new EnumMap<>(Operation.class);
   private final AtomicLong largestResponse = new AtomicLong();
   private final AtomicReference<PendingAction> pendingAction = new AtomicReference<>();
 
   private record PendingAction(AtomicInteger skip, Runnable action) {}
 
+  /**
+   * One call as this endpoint received it: its operation and, for a statement, its SQL (null
+   * otherwise, or if the request could not be read).
+   */
+  public record Call(Operation operation, String sql) {
+    /** Whether this is a statement whose SQL names {@code text}. */
+    public boolean names(String text) {
+      return sql != null && sql.contains(text);
+    }
+  }
+
   private LocalDataApi(HttpServer server, ExecutorService threads, LocalDataApiSessions sessions) {
     this.server = server;
     this.threads = threads;
     this.sessions = sessions;
-    for (Operation operation : Operation.values()) {
-      calls.put(operation, new AtomicLong());
-    }
   }
 
   /** Starts the stand-in on a free loopback port for the PostgreSQL at {@code jdbcUrl}. */
@@ -161,22 +169,39 @@ public final class LocalDataApi implements AutoCloseable {
 
   /** Calls served (or refused) so far, by operation. */
   public Map<Operation, Long> calls() {
+    return byOperation(callsSince(0));
+  }
+
+  /** The calls in {@code calls}, by operation (every operation present). */
+  public static Map<Operation, Long> byOperation(List<Call> calls) {
     Map<Operation, Long> result = new EnumMap<>(Operation.class);
-    calls.forEach((operation, count) -> result.put(operation, count.get()));
+    for (Operation operation : Operation.values()) {
+      result.put(operation, 0L);
+    }
+    calls.forEach(call -> result.merge(call.operation(), 1L, Long::sum));
     return result;
   }
 
+  /** How many calls were received so far: a position in the log for {@link #callsSince}. */
+  public int position() {
+    synchronized (log) {
+      return log.size();
+    }
+  }
+
   /**
-   * How many of the statements executed so far name {@code text} in their SQL: e.g. a background
-   * worker's, which a test of a request's cost leaves out.
+   * The calls received since {@code position}, in order, each with its SQL: read in one step, so
+   * that a call and its SQL are both in it or both not.
    */
-  public long statementsNaming(String text) {
-    return executed.stream().filter(sql -> sql.contains(text)).count();
+  public List<Call> callsSince(int position) {
+    synchronized (log) {
+      return List.copyOf(log.subList(position, log.size()));
+    }
   }
 
   /** Calls served so far, all operations together. */
   public long totalCalls() {
-    return calls.values().stream().mapToLong(AtomicLong::get).sum();
+    return position();
   }
 
   /** The largest successful response body so far, in bytes. */
@@ -196,12 +221,26 @@ public final class LocalDataApi implements AutoCloseable {
         error(exchange, 404, "UnknownOperationException", "No such operation");
         return;
       }
-      calls.get(operation).incrementAndGet();
       byte[] body = read(exchange.getRequestBody());
       if (body == null) {
+        enter(new Call(operation, null));
         error(exchange, 400, "BadRequestException", "Request size exceeds the 4 MiB limit");
         return;
       }
+      JsonNode request;
+      try {
+        request = JSON.readTree(body);
+      } catch (IOException e) {
+        enter(new Call(operation, null));
+        throw e;
+      }
+      enter(
+          new Call(
+              operation,
+              // interned: a twin that runs for long keeps each text once, not once per call
+              operation == Operation.EXECUTE_STATEMENT
+                  ? request.path("sql").asText().intern()
+                  : null));
       if (resuming.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
         error(
             exchange,
@@ -211,7 +250,6 @@ public final class LocalDataApi implements AutoCloseable {
                 + " Please wait a few seconds and try again.");
         return;
       }
-      JsonNode request = JSON.readTree(body);
       if (request.path("resourceArn").asText("").isEmpty()
           || request.path("secretArn").asText("").isEmpty()) {
         error(exchange, 400, "BadRequestException", "resourceArn and secretArn are required");
@@ -220,10 +258,7 @@ public final class LocalDataApi implements AutoCloseable {
       try {
         ObjectNode response =
             switch (operation) {
-              case EXECUTE_STATEMENT -> {
-                executed.add(request.path("sql").asText());
-                yield execute(request);
-              }
+              case EXECUTE_STATEMENT -> execute(request);
               case BEGIN_TRANSACTION ->
                   JSON.createObjectNode().put("transactionId", sessions.begin());
               case COMMIT_TRANSACTION -> end(request, true);
@@ -254,6 +289,12 @@ public final class LocalDataApi implements AutoCloseable {
             "BadRequestException",
             e.getMessage() + "; SQLState: " + e.getSQLState());
       }
+    }
+  }
+
+  private void enter(Call call) {
+    synchronized (log) {
+      log.add(call);
     }
   }
 

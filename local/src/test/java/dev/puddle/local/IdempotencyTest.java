@@ -163,11 +163,46 @@ class IdempotencyTest {
   }
 
   @Test
+  void aCreateIsReplayedFromTheResponseStoredInItsOwnTransaction() {
+    UUID key = UUID.randomUUID();
+    String create = createTable().replace("\"orders\"", "\"events\"");
+    Invocations.Answer created =
+        send(first, Route.CREATE_TABLE, Map.of("namespace", "sales"), create, key);
+    expect(created, 200);
+    // the key holds the response as the create's transaction committed it, with nothing after
+    // COMMIT (OperationCostTest counts the statements): a function that died right after the
+    // commit would leave it so
+    assertThat(keyRows(key, "status = 200 AND applied AND body IS NOT NULL")).isEqualTo(1);
+
+    Invocations.Answer replayed =
+        send(second, Route.CREATE_TABLE, Map.of("namespace", "sales"), create, key);
+    Invocations.Answer other =
+        send(second, Route.CREATE_TABLE, Map.of("namespace", "sales"), createTable(), key);
+
+    expect(replayed, 200);
+    assertThat(replayed.body()).isEqualTo(created.body());
+    assertThat(replayed.headers().get("ETag")).isEqualTo(created.headers().get("ETag"));
+    expect(other, 422);
+  }
+
+  @Test
+  void aCommitDeletesLongExpiredKeysInItsClaim() {
+    UUID old = UUID.randomUUID();
+    expect(send(first, Route.UPDATE_TABLE, table(), setProperty("v1"), old), 200);
+    age(old, "2 hours");
+
+    expect(send(second, Route.UPDATE_TABLE, table(), setProperty("v2"), UUID.randomUUID()), 200);
+
+    assertThat(keyRows(old, "true")).as("the long-expired key").isZero();
+  }
+
+  @Test
   void aKeyWhoseChangeLandedButWhoseResponseWasLostIsNotAppliedAgain() throws SQLException {
     UUID key = UUID.randomUUID();
     expect(send(first, Route.UPDATE_TABLE, table(), setProperty("v1"), key), 200);
     expect(send(first, Route.UPDATE_TABLE, table(), setProperty("v2"), UUID.randomUUID()), 200);
-    // as if the function died between committing and storing its response
+    // as a change whose response is stored after its commit (one the committed version does not
+    // decide), or an earlier version, leaves the key if the function dies between the two
     TestTwin.admin(
         "UPDATE idempotency_key SET status = NULL, lease_until = now() - interval '1 second'"
             + " WHERE key = '"
@@ -295,6 +330,12 @@ class IdempotencyTest {
         Thread.onSpinWait();
       }
     }
+  }
+
+  /** How many rows of {@code key} match {@code condition} (counted by a no-op update). */
+  private static int keyRows(UUID key, String condition) {
+    return TestTwin.admin(
+        "UPDATE idempotency_key SET key = key WHERE key = '" + key + "' AND " + condition);
   }
 
   private static void age(UUID key, String interval) {

@@ -111,7 +111,7 @@ class OperationCostTest {
         new Database(sql.wrap(PostgresConnections.factory(twin.jdbcUrl(), "postgres", null)), 2);
     storage = s3.storage();
     // without idempotency keys, which Iceberg's client sends once /v1/config advertises them:
-    // this measures the operations themselves (a key adds two statements to a mutation, which
+    // this measures the operations themselves (a key adds a statement to a mutation, which
     // the catalog next to it, with keys, measures)
     CatalogApi api =
         CatalogApi.builder(
@@ -202,30 +202,33 @@ class OperationCostTest {
       // reads its table's row in the same statement.
       //
       // createTable: 1 S3 PUT (v0 metadata.json, uploading while the transaction's statements
-      // run) and no reads. Seven SQL statements, eight round trips:
+      // run) and no reads. Six SQL statements, seven round trips:
       //  1. SELECT * FROM caller_access(…) (the caller's access)
-      //  2. SELECT catalog_object … (does the table exist? BaseMetastoreCatalog's create check)
-      //  3. SELECT namespace location (the default table location lies under it)
+      //  2. SELECT namespace location, catalog_object kind (BaseMetastoreCatalog's create check,
+      //     does the table exist?, and the namespace's location, under which the default table
+      //     location lies, in one statement: Namespaces.createSite)
       //  in one transaction (CatalogObjects.create, 1 COMMIT once the file is written):
-      //  4. SELECT 1 (sent together with BEGIN: finds a kept connection broken before any work;
+      //  3. SELECT 1 (sent together with BEGIN: finds a kept connection broken before any work;
       //     no SET, which would pin the session in RDS Proxy)
-      //  5. SELECT pg_advisory_xact_lock (the warehouse's location lock, in a statement of its
+      //  4. SELECT pg_advisory_xact_lock (the warehouse's location lock, in a statement of its
       //     own: the next statement's snapshot then sees every create that held it before)
-      //  6. WITH ns AS (the namespace id), conflict AS (the first location that overlaps the new
+      //  5. WITH ns AS (the namespace id), conflict AS (the first location that overlaps the new
       //     one: of a table or view, of one dropped and kept for undrop, of a namespace; UNION
       //     ALL), inserted AS (INSERT INTO catalog_object … unless no namespace or a conflict)
-      //  7. WITH feed_lock … INSERT INTO catalog_event (the change's event, under its feed's lock)
+      //  6. WITH feed_lock … INSERT INTO catalog_event (the change's event, under its feed's lock)
       assertThat(create.s3Kinds()).as(create.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
-      assertThat(create.sql()).as(create.describe()).hasSize(7);
+      assertThat(create.sql()).as(create.describe()).hasSize(6);
       assertThat(create.sql().get(0)).contains("FROM caller_access(");
-      assertThat(create.sql().get(3)).isEqualTo("SELECT 1");
-      assertThat(create.sql().get(4)).contains("pg_advisory_xact_lock");
-      assertThat(create.sql().get(5))
+      assertThat(create.sql().get(1))
+          .startsWith("SELECT n.location, o.kind FROM namespace n LEFT JOIN catalog_object o");
+      assertThat(create.sql().get(2)).isEqualTo("SELECT 1");
+      assertThat(create.sql().get(3)).contains("pg_advisory_xact_lock");
+      assertThat(create.sql().get(4))
           .startsWith("WITH ns AS")
           .contains("UNION ALL")
           .contains("INSERT INTO catalog_object");
-      assertThat(create.sql().get(6)).startsWith("WITH feed_lock");
-      assertThat(create.roundTrips()).isEqualTo(8);
+      assertThat(create.sql().get(5)).startsWith("WITH feed_lock");
+      assertThat(create.roundTrips()).isEqualTo(7);
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
 
       // loadTable: PostgreSQL only, one statement: the caller's access and the table's row,
@@ -283,11 +286,12 @@ class OperationCostTest {
 
   /**
    * An {@code Idempotency-Key}, which Iceberg's client sends with every mutation once {@code
-   * /v1/config} advertises a lifetime, adds two statements and no transaction: the key claimed, as
-   * the last statement of the change's own transaction, and the response stored after it.
+   * /v1/config} advertises a lifetime, adds one statement and no transaction to a create or a
+   * commit: the key claimed, with the response the committed version decides, as the last statement
+   * of the change's own transaction.
    */
   @Test
-  void anIdempotencyKeyAddsTwoStatementsToACreateAndACommit() throws IOException {
+  void anIdempotencyKeyAddsOneStatementToACreateAndACommit() throws IOException {
     String warehouse = TestTwin.newWarehouse("cost-keyed");
     Namespace namespace = Namespace.of("sales");
     TableIdentifier identifier = TableIdentifier.of(namespace, "orders");
@@ -307,35 +311,30 @@ class OperationCostTest {
       System.out.println(create.line("createTable, idempotency key"));
       System.out.println(commit.line("commit, idempotency key"));
 
-      // createTable: the seven statements of loadTableReadsPostgresOnly…, then
-      //  8. WITH wrote … claimed AS (INSERT INTO idempotency_key … ON CONFLICT DO UPDATE … WHERE
-      //     the key is free or this attempt's), the transaction's last statement, before its
-      //     COMMIT
-      //  9. WITH expired AS (DELETE a few long-expired keys) INSERT INTO idempotency_key … ON
-      //     CONFLICT DO UPDATE (the response stored, autocommit)
-      // nine statements, ten round trips (eight without a key)
-      assertThat(create.sql()).as(create.describe()).hasSize(9);
-      assertThat(create.sql().get(6)).startsWith("WITH feed_lock");
-      assertThat(create.sql().get(7))
+      // createTable: the six statements of loadTableReadsPostgresOnly…, then
+      //  7. WITH wrote … expired AS (DELETE a few long-expired keys), claimed AS (INSERT INTO
+      //     idempotency_key … the response … ON CONFLICT DO UPDATE … WHERE the key is free or
+      //     this attempt's), the transaction's last statement, before its COMMIT
+      // seven statements, eight round trips (seven without a key); nothing after the COMMIT
+      assertThat(create.sql()).as(create.describe()).hasSize(7);
+      assertThat(create.sql().get(5)).startsWith("WITH feed_lock");
+      assertThat(create.sql().get(6))
           .startsWith("WITH wrote")
-          .contains("INSERT INTO idempotency_key");
-      assertThat(create.sql().get(8))
-          .startsWith("WITH expired")
+          .contains("DELETE FROM idempotency_key")
           .contains("INSERT INTO idempotency_key");
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
-      assertThat(create.roundTrips()).isEqualTo(10);
+      assertThat(create.roundTrips()).isEqualTo(8);
 
-      // the commit: the five statements of a commit, the claim last in its transaction, and the
-      // response stored: seven statements, eight round trips (six without a key)
-      assertThat(commit.sql()).as(commit.describe()).hasSize(7);
+      // the commit: the five statements of a commit and the claim, with the response, last in its
+      // transaction: six statements, seven round trips (six without a key)
+      assertThat(commit.sql()).as(commit.describe()).hasSize(6);
       assertThat(commit.sql().get(0)).contains("FROM caller_access_and_object(");
       assertThat(commit.sql().get(1)).isEqualTo("SELECT 1");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
       assertThat(commit.sql().get(4)).startsWith("WITH feed_lock");
       assertThat(commit.sql().get(5)).startsWith("WITH wrote");
-      assertThat(commit.sql().get(6)).startsWith("WITH expired");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
-      assertThat(commit.roundTrips()).isEqualTo(8);
+      assertThat(commit.roundTrips()).isEqualTo(7);
     }
   }
 

@@ -15,12 +15,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.view.BaseMetastoreViewCatalog;
@@ -99,8 +102,52 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
 
   @Override
   protected PuddleTableOperations newTableOps(TableIdentifier identifier) {
-    return new PuddleTableOperations(
-        warehouse, identifier, objects, io, parsed, change, committedJson);
+    PuddleTableOperations ops =
+        new PuddleTableOperations(
+            warehouse, identifier, objects, io, parsed, change, committedJson);
+    if (creating != null && creating.identifier().equals(identifier)) {
+      ops.startAbsent();
+    }
+    return ops;
+  }
+
+  /** A create under way and what it read of its namespace and name ({@link PuddleTableBuilder}). */
+  private record Creating(TableIdentifier identifier, String namespaceLocation) {}
+
+  private Creating creating;
+
+  @Override
+  public Catalog.TableBuilder buildTable(TableIdentifier identifier, Schema schema) {
+    return new PuddleTableBuilder(identifier, schema);
+  }
+
+  /**
+   * iceberg-core's table builder, whose {@code create()} reads whether the name holds a table and
+   * then where the namespace's tables go: here one statement reads both ({@link
+   * Namespaces#createSite}), and the create's operations and default location take what it read.
+   */
+  private final class PuddleTableBuilder extends BaseMetastoreViewCatalogTableBuilder {
+    private final TableIdentifier identifier;
+
+    PuddleTableBuilder(TableIdentifier identifier, Schema schema) {
+      super(identifier, schema);
+      this.identifier = identifier;
+    }
+
+    @Override
+    public Table create() {
+      Namespaces.CreateSite site = namespaces.createSite(warehouse, identifier);
+      if (site.taken() == Kind.TABLE) {
+        // iceberg-core's own refusal, without its read
+        throw new AlreadyExistsException("Table already exists: %s", identifier);
+      }
+      creating = new Creating(identifier, site.location());
+      try {
+        return super.create();
+      } finally {
+        creating = null;
+      }
+    }
   }
 
   @Override
@@ -127,7 +174,10 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
    */
   @Override
   protected String defaultWarehouseLocation(TableIdentifier identifier) {
-    String namespaceLocation = namespaces.location(warehouse, identifier.namespace());
+    String namespaceLocation =
+        creating != null && creating.identifier().equals(identifier)
+            ? creating.namespaceLocation()
+            : namespaces.location(warehouse, identifier.namespace());
     String base =
         namespaceLocation != null
             ? namespaceLocation

@@ -48,6 +48,9 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
   /** A row already read, e.g. just committed: the next refresh needs no query. */
   private CatalogObject known;
 
+  /** No row, as a read just made found ({@link #startAbsent}): the next refresh needs no query. */
+  private boolean absent;
+
   /** Where a new metadata file is written while it is being staged: memory. */
   private StagingFileIO staging;
 
@@ -91,6 +94,11 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
   /** Starts from {@code row}, already read: the first refresh needs no query. */
   void startFrom(CatalogObject row) {
     known = row;
+  }
+
+  /** Starts from no table, as a read just made found: the first refresh needs no query. */
+  void startAbsent() {
+    absent = true;
   }
 
   /** Writes a new metadata file for uncommitted metadata based on the current version. */
@@ -244,7 +252,9 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     Optional<VersionCache.Entry<TableMetadata>> kept = parsed.get(warehouse, identifier);
     CatalogObject found = known;
     known = null;
-    if (found == null) {
+    if (absent) {
+      absent = false;
+    } else if (found == null) {
       found = committer.find(keptLocation(kept));
     } else if (found.metadataJson() == null && !VersionCache.holds(kept, found)) {
       // read without its metadata for a version kept then, gone since: read it again, whole

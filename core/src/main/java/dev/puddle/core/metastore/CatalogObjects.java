@@ -185,6 +185,12 @@ public final class CatalogObjects {
         (connection, events) -> {
           insert(connection, warehouse, object);
           events.add(event);
+          events.madeCurrent(
+              new CommittedVersion(
+                  object.identifier(),
+                  object.kind(),
+                  object.metadataLocation(),
+                  object.metadataJson()));
           beforeCommit.run();
           return null;
         });
@@ -324,6 +330,9 @@ public final class CatalogObjects {
           if (swap != null) {
             swapHeld(connection, warehouse, swap);
             events.add(swap.event());
+            events.madeCurrent(
+                new CommittedVersion(
+                    table, Kind.TABLE, swap.metadataLocation(), swap.metadataJson()));
           }
           beforeCommit.run();
           return null;

@@ -131,7 +131,8 @@ public final class Database implements AutoCloseable {
   /**
    * {@link #transaction(Work)} for a change of the catalog: after the work and before the commit,
    * the events it recorded are written ({@link EventStore#insert}) and then the {@code change}'s
-   * idempotency mark, the claim of a keyed request's key if the transaction changed anything.
+   * idempotency mark, the claim of a keyed request's key if the transaction changed anything (with
+   * the request's response, if the version the transaction makes current already decides it).
    * Events of a transaction that rolls back are never written; once a transaction's events are
    * committed, the request's scope hears of it ({@link RequestScope#eventsCommitted}).
    */
@@ -143,7 +144,7 @@ public final class Database implements AutoCloseable {
               ChangeEvents events = new ChangeEvents();
               T done = work.run(connection, events);
               EventStore.insert(connection, change, events.list());
-              change.mark().write(connection);
+              change.mark().write(connection, events.version());
               wroteEvents[0] = !events.list().isEmpty();
               return done;
             },

@@ -1,12 +1,16 @@
 package dev.puddle.core.metastore;
 
+import dev.puddle.core.api.Gzip;
+import dev.puddle.core.api.Response;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import org.apache.iceberg.exceptions.ServiceUnavailableException;
 
 /**
@@ -14,13 +18,15 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
  * an attempt that changes something claims the key in that same transaction, as its last statement
  * ({@link Claim}), so the change and the claim commit together or not at all. A concurrent attempt
  * with the same key that also changed something waits on the key's row until the first commits,
- * then finds the key taken and rolls its change back. Once the attempt has its response, {@link
+ * then finds the key taken and rolls its change back. A claim whose transaction makes a table's
+ * version current and whose request answers from that version alone (a create or commit) stores the
+ * final response in the same statement. Otherwise, once the attempt has its response, {@link
  * #finish} stores it if it is final: for the owning attempt, or for an attempt that changed nothing
  * and finds the key free (a validation error, a missing object). An attempt that finds the key held
  * by another answers from that key's row instead of its own response. A key older than its lifetime
  * counts as new; a key whose attempt died before applying anything (left by earlier versions, which
- * claimed ahead) can be taken over once its lease ran out. Finishing also deletes a few
- * long-expired keys, so the table stays small.
+ * claimed ahead) can be taken over once its lease ran out. Each claim and each finish also deletes
+ * a few long-expired keys, so the table stays small.
  */
 public final class IdempotencyKeys {
   /** A key's row as another attempt left it. */
@@ -43,8 +49,45 @@ public final class IdempotencyKeys {
     }
   }
 
-  /** Long-expired keys deleted per finish. */
+  /**
+   * Metadata JSON of more characters than this is answered after the commit, by {@link #finish}:
+   * building and gzipping its response would hold the table's row lock longer, and the body might
+   * not fit in one Data API request beside the claim, which would fail the change for its answer.
+   */
+  private static final int LARGEST_ANSWERED_WITH_CLAIM = 1 << 22;
+
+  /** Long-expired keys deleted per claim or finish. */
   private static final int CLEANUP_BATCH = 20;
+
+  /**
+   * Deletes a few long-expired keys, but not the key of the statement (parameters 1 to 3: the
+   * lifetime in seconds, realm and key), and only if {@code condition} holds: a CTE's definition.
+   * The rows are taken with {@code SKIP LOCKED}, so two statements never wait for each other here.
+   */
+  private static String expired(String condition) {
+    return "expired AS (DELETE FROM idempotency_key WHERE "
+        + condition
+        + " AND ctid = ANY (ARRAY("
+        + " SELECT ctid FROM idempotency_key"
+        + " WHERE created_at < now() - make_interval(secs => ?) - interval '1 hour'"
+        + " AND NOT (realm_id = ? AND key = ?)"
+        + " ORDER BY created_at LIMIT "
+        + CLEANUP_BATCH
+        + " FOR UPDATE SKIP LOCKED)))";
+  }
+
+  /** A final response as a key's row keeps it: headers as JSON, the body gzipped. */
+  private record Stored(int status, String headers, byte[] body) {
+    static Stored of(Response response) {
+      byte[] body =
+          response.body() == null
+              ? null
+              : response.gzippedBody() != null
+                  ? response.gzippedBody()
+                  : Gzip.compress(response.body());
+      return new Stored(response.status(), Json.fromMap(response.headers()), body);
+    }
+  }
 
   /**
    * When an attempt may take the key's row {@code k} for the request {@code EXCLUDED}: it owns it
@@ -73,9 +116,10 @@ public final class IdempotencyKeys {
   /**
    * One attempt of a keyed request: the mark each of its change transactions writes. It claims the
    * key, or (in a later transaction of the same attempt) confirms it still owns it, and marks it
-   * applied — only if the transaction changed something. If another attempt holds the key, the
-   * transaction must not commit: the mark throws, and {@link #lost()} tells the request to answer
-   * from the key's row.
+   * applied — only if the transaction changed something — storing the request's final response with
+   * it when the version the transaction makes current decides that response ({@link #answerWith}).
+   * If another attempt holds the key, the transaction must not commit: the mark throws, and {@link
+   * #lost()} tells the request to answer from the key's row.
    */
   public static final class Claim implements IdempotencyMark {
     private final String realm;
@@ -85,7 +129,9 @@ public final class IdempotencyKeys {
     private final UUID attempt;
     private final Duration lease;
     private final Duration lifetime;
+    private volatile Function<CommittedVersion, Response> answer;
     private volatile boolean claimed;
+    private volatile boolean answered;
     private volatile boolean lost;
 
     public Claim(
@@ -127,32 +173,69 @@ public final class IdempotencyKeys {
       return lost;
     }
 
+    /**
+     * Whether the last transaction of this attempt that claimed the key stored the final response
+     * with it: nothing is left to record, and if that transaction rolled back after all, nothing of
+     * the attempt is left for a retry to find either.
+     */
+    public boolean answered() {
+      return answered;
+    }
+
     @Override
-    public void write(Connection connection) throws SQLException {
+    public void answerWith(Function<CommittedVersion, Response> answer) {
+      this.answer = answer;
+    }
+
+    @Override
+    public void write(Connection connection, CommittedVersion version) throws SQLException {
+      Function<CommittedVersion, Response> answering = answer;
+      Response response =
+          version == null
+                  || answering == null
+                  || version.metadataJson().length() > LARGEST_ANSWERED_WITH_CLAIM
+              ? null
+              : answering.apply(version);
+      Stored stored = response == null ? null : Stored.of(response);
       // the transaction id tells whether the work wrote anything (this statement comes last):
-      // a transaction that changed nothing claims nothing
+      // a transaction that changed nothing claims nothing, and deletes no expired key
       try (PreparedStatement statement =
           connection.prepareStatement(
               "WITH wrote AS MATERIALIZED (SELECT txid_current_if_assigned() IS NOT NULL AS yes),"
-                  + " claimed AS (INSERT INTO idempotency_key AS k"
-                  + " (realm_id, key, request_hash, operation, attempt, lease_until, applied)"
-                  + " SELECT ?, ?, ?, ?, ?, now() + make_interval(secs => ?), true"
-                  + " FROM wrote WHERE yes"
+                  + " "
+                  + expired("(SELECT yes FROM wrote)")
+                  + ", claimed AS (INSERT INTO idempotency_key AS k (realm_id, key,"
+                  + " request_hash, operation, attempt, lease_until, applied, status, headers,"
+                  + " body)"
+                  + " SELECT ?, ?, ?, ?, ?, now() + make_interval(secs => ?), true, ?::integer,"
+                  + " ?::text, ?::bytea FROM wrote WHERE yes"
                   + " ON CONFLICT (realm_id, key) DO UPDATE SET"
                   + TAKE
-                  + ", applied = true, status = NULL, headers = NULL, body = NULL"
+                  + ", applied = true, status = EXCLUDED.status, headers = EXCLUDED.headers,"
+                  + " body = EXCLUDED.body"
                   + TAKES
                   + " RETURNING 1)"
                   + " SELECT (SELECT yes FROM wrote), (SELECT count(*) FROM claimed)")) {
         double lifetimeSeconds = lifetime.toMillis() / 1000.0;
-        statement.setString(1, realm);
-        statement.setObject(2, key);
-        statement.setBytes(3, requestHash);
-        statement.setString(4, operation);
-        statement.setObject(5, attempt);
-        statement.setDouble(6, lease.toMillis() / 1000.0);
-        statement.setDouble(7, lifetimeSeconds);
-        statement.setDouble(8, lifetimeSeconds);
+        int p = 1;
+        statement.setDouble(p++, lifetimeSeconds);
+        statement.setString(p++, realm);
+        statement.setObject(p++, key);
+        statement.setString(p++, realm);
+        statement.setObject(p++, key);
+        statement.setBytes(p++, requestHash);
+        statement.setString(p++, operation);
+        statement.setObject(p++, attempt);
+        statement.setDouble(p++, lease.toMillis() / 1000.0);
+        if (stored == null) {
+          statement.setNull(p++, Types.INTEGER);
+        } else {
+          statement.setInt(p++, stored.status());
+        }
+        statement.setString(p++, stored == null ? null : stored.headers());
+        statement.setBytes(p++, stored == null ? null : stored.body());
+        statement.setDouble(p++, lifetimeSeconds);
+        statement.setDouble(p, lifetimeSeconds);
         try (ResultSet rs = statement.executeQuery()) {
           rs.next();
           if (!rs.getBoolean(1)) {
@@ -164,6 +247,7 @@ public final class IdempotencyKeys {
                 "Idempotency key %s is held by another attempt; nothing was committed", key);
           }
           claimed = true;
+          answered = stored != null;
         }
       }
     }
@@ -205,18 +289,14 @@ public final class IdempotencyKeys {
    * holds the key (the response is then not this attempt's to give). The attempt owns the key if
    * one of its transactions claimed it; if none did, it takes the key now, as a claim would.
    */
-  public boolean finish(Claim claim, int status, String headers, byte[] body) {
+  public boolean finish(Claim claim, Response response) {
+    Stored stored = Stored.of(response);
     return database.autocommit(
         connection -> {
           try (PreparedStatement statement =
               connection.prepareStatement(
-                  "WITH expired AS (DELETE FROM idempotency_key WHERE ctid = ANY (ARRAY("
-                      + " SELECT ctid FROM idempotency_key"
-                      + " WHERE created_at < now() - make_interval(secs => ?) - interval '1 hour'"
-                      + " AND NOT (realm_id = ? AND key = ?)"
-                      + " ORDER BY created_at LIMIT "
-                      + CLEANUP_BATCH
-                      + " FOR UPDATE SKIP LOCKED)))"
+                  "WITH "
+                      + expired("true")
                       + " INSERT INTO idempotency_key AS k (realm_id, key, request_hash, operation,"
                       + " attempt, lease_until, status, headers, body)"
                       + " VALUES (?, ?, ?, ?, ?, now(), ?, ?, ?)"
@@ -236,9 +316,9 @@ public final class IdempotencyKeys {
             statement.setBytes(6, claim.requestHash);
             statement.setString(7, claim.operation);
             statement.setObject(8, claim.attempt);
-            statement.setInt(9, status);
-            statement.setString(10, headers);
-            statement.setBytes(11, body);
+            statement.setInt(9, stored.status());
+            statement.setString(10, stored.headers());
+            statement.setBytes(11, stored.body());
             statement.setDouble(12, lifetimeSeconds);
             statement.setDouble(13, lifetimeSeconds);
             try (ResultSet rs = statement.executeQuery()) {

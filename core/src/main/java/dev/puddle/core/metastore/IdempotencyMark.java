@@ -1,19 +1,36 @@
 package dev.puddle.core.metastore;
 
+import dev.puddle.core.api.Response;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.function.Function;
 
 /**
  * What a change writes inside its own database transaction when it serves a request with an {@code
  * Idempotency-Key}: the key claimed for the request's attempt and marked applied ({@link
- * IdempotencyKeys.Claim}), so that the change and the claim commit together or not at all. It is
- * the transaction's last statement, written through {@link Database#transaction(Change,
- * Database.ChangeWork)}; {@link #NONE} for requests without a key.
+ * IdempotencyKeys.Claim}), so that the change and the claim commit together or not at all, and, if
+ * the request's response is already known then, that response too. It is the transaction's last
+ * statement, written through {@link Database#transaction(Change, Database.ChangeWork)}; {@link
+ * #NONE} for requests without a key.
  */
 @FunctionalInterface
 public interface IdempotencyMark {
   /** A change made without an idempotency key: nothing to record. */
-  IdempotencyMark NONE = connection -> {};
+  IdempotencyMark NONE = (connection, version) -> {};
 
-  void write(Connection connection) throws SQLException;
+  /**
+   * Writes the mark as the transaction's last statement.
+   *
+   * @param version the table or view version the transaction makes current, null if it makes none
+   *     or several ({@link ChangeEvents#madeCurrent})
+   */
+  void write(Connection connection, CommittedVersion version) throws SQLException;
+
+  /**
+   * How the request answers once one of its transactions makes a version current: a response built
+   * from the version alone (a create's or a commit's), or null for a version whose response it is
+   * not. A keyed request stores that response in its mark, with its claim, so that its final
+   * response costs no statement after {@code COMMIT}. Without a key there is nothing to store.
+   */
+  default void answerWith(Function<CommittedVersion, Response> answer) {}
 }

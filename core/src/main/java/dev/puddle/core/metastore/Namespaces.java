@@ -15,6 +15,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
@@ -103,6 +104,43 @@ public final class Namespaces {
   public boolean exists(Warehouse warehouse, Namespace namespace) {
     return database.read(
         connection -> id(connection, warehouse.id(), namespace, false).isPresent());
+  }
+
+  /**
+   * What a table's create reads before it writes anything: the location property of the namespace
+   * (null if it has none) and the kind of the object already named so, if any.
+   */
+  public record CreateSite(String location, CatalogObject.Kind taken) {}
+
+  /**
+   * The namespace's location and whether the name is taken, in one statement: the two reads
+   * iceberg-core's create makes ahead of its commit (is there such a table? where do the tables of
+   * its namespace go?). The commit's insert checks the name again, under its own transaction.
+   *
+   * @throws NoSuchNamespaceException if the namespace does not exist
+   */
+  public CreateSite createSite(Warehouse warehouse, TableIdentifier identifier) {
+    return database.read(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT n.location, o.kind FROM namespace n LEFT JOIN catalog_object o"
+                      + " ON o.namespace_id = n.id AND o.name = ?"
+                      + " WHERE n.warehouse_id = ? AND n.levels = ?")) {
+            statement.setString(1, identifier.name());
+            statement.setLong(2, warehouse.id());
+            statement.setArray(3, levels(connection, identifier.namespace()));
+            try (ResultSet rs = statement.executeQuery()) {
+              if (!rs.next()) {
+                throw new NoSuchNamespaceException(
+                    "Namespace does not exist: %s", identifier.namespace());
+              }
+              String kind = rs.getString(2);
+              return new CreateSite(
+                  rs.getString(1), kind == null ? null : CatalogObject.Kind.fromSql(kind));
+            }
+          }
+        });
   }
 
   /** The namespace's location property, if it has one. */

@@ -1,7 +1,5 @@
 package dev.puddle.core.rest;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.contract.FunctionGroup;
 import dev.puddle.contract.Route;
 import dev.puddle.core.api.Deadline;
@@ -12,8 +10,7 @@ import dev.puddle.core.api.Response;
 import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.IdempotencyMark;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.puddle.core.metastore.Json;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -36,11 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 final class IdempotentRequests {
   private static final Logger LOG = LoggerFactory.getLogger(IdempotentRequests.class);
-
-  /** Made by the first request with a key, not when a function's wiring makes this. */
-  private static final class Json {
-    static final ObjectMapper MAPPER = new ObjectMapper();
-  }
 
   private static final String HEADER = "idempotency-key";
 
@@ -106,20 +98,20 @@ final class IdempotentRequests {
 
   /**
    * Records the attempt's outcome: its final response stored, or its claim let go of without one.
-   * False if another attempt holds the key, whose row then answers instead.
+   * False if another attempt holds the key, whose row then answers instead. A response already
+   * stored with the claim, in the change's own transaction, needs nothing more.
    */
   private boolean ownResponse(IdempotencyKeys.Claim claim, Response response) {
+    if (claim.answered()) {
+      return true;
+    }
     // recorded even when the request ran out of time: that is what the deadline's margin is for
     return new RequestScope(Deadline.in(RECORDING_TIME))
         .run(
             () -> {
               try {
                 if (isFinal(response.status())) {
-                  return keys.finish(
-                      claim,
-                      response.status(),
-                      Json.MAPPER.writeValueAsString(response.headers()),
-                      gzippedBody(response));
+                  return keys.finish(claim, response);
                 }
                 if (claim.claimed()) {
                   keys.release(claim);
@@ -130,7 +122,7 @@ final class IdempotentRequests {
                 return keys.find(claim.realm(), claim.key(), lifetime)
                     .map(existing -> existing.abandonedFor(claim.requestHash()))
                     .orElse(true);
-              } catch (IOException | RuntimeException e) {
+              } catch (RuntimeException e) {
                 // the response stands; a retry finds the key unfinished and is told so
                 LOG.warn(
                     "Could not record the outcome of idempotency key {}: {}",
@@ -175,17 +167,10 @@ final class IdempotentRequests {
   }
 
   private static Response replay(IdempotencyKeys.Existing existing) {
-    try {
-      Map<String, String> headers =
-          existing.headers() == null
-              ? Map.of()
-              : Json.MAPPER.readValue(
-                  existing.headers(), new TypeReference<Map<String, String>>() {});
-      String body = existing.body() == null ? null : Gzip.decompress(existing.body());
-      return new Response(existing.status(), headers, body);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Map<String, String> headers =
+        existing.headers() == null ? Map.of() : Json.toMap(existing.headers());
+    String body = existing.body() == null ? null : Gzip.decompress(existing.body());
+    return new Response(existing.status(), headers, body);
   }
 
   /**
@@ -223,13 +208,5 @@ final class IdempotentRequests {
     digest.update(Integer.toString(bytes.length).getBytes(StandardCharsets.UTF_8));
     digest.update((byte) ':');
     digest.update(bytes);
-  }
-
-  /** The body gzipped, as the response may carry it already. */
-  private static byte[] gzippedBody(Response response) {
-    if (response.body() == null) {
-      return null;
-    }
-    return response.gzippedBody() != null ? response.gzippedBody() : Gzip.compress(response.body());
   }
 }

@@ -112,11 +112,13 @@ final class TableEndpoints {
     Namespace namespace = scope.namespace();
     Names.checkCreatable(TableIdentifier.of(namespace, request.name()));
     RequestedLocations.checkCreate(scope.warehouse(), request.location(), request.properties());
+    TableIdentifier table = TableIdentifier.of(namespace, request.name());
+    answerCommits(scope, table);
     LoadTableResponse response =
         request.stageCreate()
             ? CatalogHandlers.stageTableCreate(scope.catalog(), namespace, request)
             : CatalogHandlers.createTable(scope.catalog(), namespace, request);
-    return tableResponse(scope, TableIdentifier.of(namespace, request.name()), response);
+    return tableResponse(scope, table, response);
   }
 
   Response registerTable(Scope scope) {
@@ -126,6 +128,7 @@ final class TableEndpoints {
     TableIdentifier table = TableIdentifier.of(scope.namespace(), request.name());
     Names.checkCreatable(table);
     scope.authorize(AccessPolicy.register(request.overwrite()), Targets.object(table));
+    answerCommits(scope, table);
     return tableResponse(
         scope, table, CatalogHandlers.registerTable(scope.catalog(), scope.namespace(), request));
   }
@@ -219,6 +222,7 @@ final class TableEndpoints {
           request.identifier(), table);
     }
     authorizeCommit(scope, request);
+    answerCommits(scope, table);
     if (TableCommit.creates(request.requirements())) {
       // a staged create: iceberg-core's create transaction
       return tableResponse(
@@ -284,6 +288,27 @@ final class TableEndpoints {
     scope.authorize(
         AccessPolicy.commit(TableCommit.creates(change.requirements()), change.updates()),
         Targets.object(table));
+  }
+
+  /**
+   * Answers a keyed create, register or commit of {@code table} with the version its transaction
+   * makes current, before that transaction commits: the response {@link #tableResponse} gives
+   * afterwards is the same one, built from that version alone, so the idempotency key stores it
+   * with its claim instead of in a statement of its own after {@code COMMIT}.
+   */
+  private void answerCommits(Scope scope, TableIdentifier table) {
+    scope
+        .change()
+        .mark()
+        .answerWith(
+            version ->
+                version.kind() == Kind.TABLE && version.identifier().equals(table)
+                    ? loaded.committed(
+                        scope.warehouse(),
+                        table,
+                        version.metadataLocation(),
+                        version.metadataJson())
+                    : null);
   }
 
   /**
