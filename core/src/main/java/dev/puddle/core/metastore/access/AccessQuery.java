@@ -59,12 +59,6 @@ public final class AccessQuery {
           "levels",
           "object_name");
 
-  /**
-   * The most rows a statement may return, for a listing's page to fit after the access rows: the
-   * Data API's bound (its statements are the ones billed each), none (0) over JDBC.
-   */
-  private final int maxRows;
-
   /** Callers kept: far more than one execution environment serves. */
   private static final int KEPT_CALLERS = 1024;
 
@@ -82,6 +76,13 @@ public final class AccessQuery {
   private record Kept(long version, CallerAccess access) {}
 
   private final Database database;
+
+  /**
+   * The most rows a statement may return, for a listing's page to fit after the access rows: the
+   * Data API's bound (the Data API's are the only connections that bill each statement), none (0)
+   * over JDBC.
+   */
+  private final int maxRows;
 
   private final Map<Key, Kept> kept =
       new LinkedHashMap<>(16, 0.75f, true) {
