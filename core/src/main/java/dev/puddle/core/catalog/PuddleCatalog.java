@@ -325,7 +325,8 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
         .isEmpty();
   }
 
+  /** Every entry of a listing, whatever its size: Iceberg's catalog API does not page. */
   private static <T> List<T> listAll(Function<String, Page<T>> source) {
-    return Page.fetch(source, null, false).items();
+    return Page.fetchWithin(source, null, Long.MAX_VALUE, item -> 0, item -> null).items();
   }
 }

@@ -49,7 +49,8 @@ public final class Migrations {
           "V10__soft_delete.sql",
           "V11__events.sql",
           "V12__scan_plan_jobs.sql",
-          "V15__statement_timeout_ceiling.sql");
+          "V15__statement_timeout_ceiling.sql",
+          "V16__listing_with_access.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"
   private static final int LOCK_MIGRATIONS = 1;

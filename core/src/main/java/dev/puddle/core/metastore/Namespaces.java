@@ -364,7 +364,8 @@ public final class Namespaces {
     return Namespace.of(Arrays.copyOf(namespace.levels(), namespace.length() - 1));
   }
 
-  private static Namespace child(Namespace parent, String name) {
+  /** The child of {@code parent} whose last level is {@code name}. */
+  public static Namespace child(Namespace parent, String name) {
     String[] levels = Arrays.copyOf(parent.levels(), parent.length() + 1);
     levels[parent.length()] = name;
     return Namespace.of(levels);

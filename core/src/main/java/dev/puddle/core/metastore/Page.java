@@ -22,25 +22,10 @@ public record Page<T>(List<T> items, String nextPageToken) {
   }
 
   /**
-   * Fetches pages from {@code firstToken} on: one page when {@code onePage}, else every page up to
-   * the last. The result's token is where the next fetch would start, null after the last page.
-   */
-  public static <T> Page<T> fetch(
-      Function<String, Page<T>> source, String firstToken, boolean onePage) {
-    List<T> items = new ArrayList<>();
-    String token = firstToken;
-    do {
-      Page<T> page = source.apply(token);
-      items.addAll(page.items());
-      token = page.nextPageToken();
-    } while (token != null && !onePage);
-    return new Page<>(items, token);
-  }
-
-  /**
    * Fetches pages from {@code firstToken} on and keeps their items while their {@code bytesOf} adds
    * up to at most {@code budget} (the first item always): the result's token is {@code tokenAfter}
-   * its last item when the budget ends it, null after the last page.
+   * its last item when the budget ends it, null after the last page. Without a budget ({@link
+   * Long#MAX_VALUE}), every page up to the last.
    */
   public static <T> Page<T> fetchWithin(
       Function<String, Page<T>> source,

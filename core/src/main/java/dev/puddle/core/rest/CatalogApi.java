@@ -27,6 +27,7 @@ import dev.puddle.core.metastore.DroppedObjects;
 import dev.puddle.core.metastore.EventStore;
 import dev.puddle.core.metastore.IdempotencyKeys;
 import dev.puddle.core.metastore.IdempotencyMark;
+import dev.puddle.core.metastore.Listing;
 import dev.puddle.core.metastore.MaintenanceJobs;
 import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.PurgeJobs;
@@ -309,18 +310,21 @@ public final class CatalogApi {
   /**
    * An authenticated request: its warehouse (one of another realm is as unknown as a missing one)
    * and its caller's access there, read in one statement with the table's row for a load, commit or
-   * signing, and checked before anything else runs.
+   * signing and with the first page of a listing, and checked before anything else runs.
    */
   private Response serve(Request request, Caller caller) {
     Optional<Operation> decided = AccessPolicy.ofRequest(request);
     boolean inWarehouse = decided.map(op -> op.rule().inWarehouse()).orElse(true);
     Warehouse warehouse =
         inWarehouse ? warehouses.get(caller.realm(), warehouseName(request)) : null;
+    Listing listing = warehouse == null ? null : Paging.listingOf(request, warehouse);
     AccessRead read =
-        access.read(
-            caller,
-            warehouse == null ? null : warehouse.id(),
-            warehouse == null ? null : rowLookup(request, warehouse));
+        listing != null
+            ? access.read(caller, warehouse.id(), listing)
+            : access.read(
+                caller,
+                warehouse == null ? null : warehouse.id(),
+                warehouse == null ? null : rowLookup(request, warehouse));
     decided.ifPresent(op -> authorize(op, request, read.access(), warehouse));
     CredentialEndpoints.Delegation delegation =
         AccessPolicy.carriesCredentials(request.route())
@@ -337,6 +341,7 @@ public final class CatalogApi {
                     warehouse,
                     read.access(),
                     read.row(),
+                    read.listed(),
                     change,
                     catalog(request, warehouse, change)));
           } catch (RuntimeException e) {

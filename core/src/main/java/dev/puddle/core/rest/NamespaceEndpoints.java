@@ -9,6 +9,7 @@ import dev.puddle.core.metastore.Namespaces.PropertiesUpdate;
 import dev.puddle.core.metastore.Page;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
@@ -32,8 +33,19 @@ final class NamespaceEndpoints {
     Paging paging = Paging.of(scope.request());
     boolean everything =
         scope.allows(Operation.SHOW_EVERY_CHILD_NAMESPACE, Targets.namespace(parent));
+    Optional<Page<Namespace>> first =
+        scope
+            .listed()
+            .map(
+                read -> {
+                  if (!read.exists()) {
+                    throw new NoSuchNamespaceException("Namespace does not exist: %s", parent);
+                  }
+                  return read.map(name -> Namespaces.child(parent, name));
+                });
     Page<Namespace> page =
         paging.fetch(
+            first.map(rows -> everything ? rows : visible(scope, rows)),
             (token, size) -> {
               Page<Namespace> rows = namespaces.list(scope.warehouse(), parent, token, size);
               return everything ? rows : visible(scope, rows);

@@ -9,6 +9,7 @@ import dev.puddle.core.auth.Caller;
 import dev.puddle.core.catalog.PuddleCatalog;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.Change;
+import dev.puddle.core.metastore.Listing;
 import dev.puddle.core.metastore.Warehouse;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
@@ -21,7 +22,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * Iceberg routes), and who its changes are made by, under which request id and idempotency mark
  * (what each change writes in its own transaction besides itself). For a load of all snapshots, a
  * commit and a signing, {@code row} is the table's row, read in the statement that read the access
- * (empty: there is no such table or view); for every other request it is empty and unread.
+ * (empty: there is no such table or view); for every other request it is empty and unread. For a
+ * listing, {@code listed} is its first page if it was read in that statement too.
  */
 record Scope(
     Request request,
@@ -29,6 +31,7 @@ record Scope(
     Warehouse warehouse,
     CallerAccess access,
     Optional<CatalogObject> row,
+    Optional<Listing.Read> listed,
     Change change,
     PuddleCatalog catalog) {
 

@@ -18,11 +18,13 @@ import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.planning.PlanningSettings;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.RESTCatalogProperties;
@@ -70,8 +72,19 @@ final class TableEndpoints {
         scope.allows(
             kind == Kind.TABLE ? Operation.SHOW_EVERY_TABLE : Operation.SHOW_EVERY_VIEW,
             Targets.namespace(namespace));
+    Optional<Page<TableIdentifier>> first =
+        scope
+            .listed()
+            .map(
+                read -> {
+                  if (!read.exists()) {
+                    throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+                  }
+                  return read.map(name -> TableIdentifier.of(namespace, name));
+                });
     Page<TableIdentifier> page =
         paging.fetch(
+            first.map(rows -> everything ? rows : visible(scope, kind, rows)),
             (token, size) -> {
               Page<TableIdentifier> rows =
                   objects.list(scope.warehouse(), namespace, kind, token, size);

@@ -3,8 +3,10 @@ package dev.puddle.core.metastore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects.Swap;
+import dev.puddle.core.metastore.access.AccessQuery;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
@@ -155,6 +157,90 @@ class CatalogObjectsTest {
     assertThat(pages).containsExactly(List.of("a", "b"), List.of("c", "d"), List.of("e"));
     assertThat(objects.list(warehouse, NS, Kind.VIEW, null, 10).items())
         .containsExactly(TableIdentifier.of(NS, "a_view"));
+  }
+
+  /**
+   * The first page a listing reads with the caller's access (V16) is the page the listing reads on
+   * its own, name for name and token for token, from the start or a token and across the chunks of
+   * 1,000 it is read in; it says when the namespace does not exist; and a statement bounded to
+   * fewer rows (as the Data API's are) holds a page cut to fit, still with the token of its last
+   * entry.
+   */
+  @Test
+  void aPageReadWithTheAccessIsTheListingsOwnPage() {
+    CatalogObject first = create(TableIdentifier.of(NS, "t0000"), Kind.TABLE);
+    create(TableIdentifier.of(NS, "a_view"), Kind.VIEW);
+    database.transaction(
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "INSERT INTO catalog_object (id, warehouse_id, namespace_id, name, kind,"
+                      + " location, owns_location, metadata_location, metadata)"
+                      + " SELECT gen_random_uuid(), o.warehouse_id, o.namespace_id,"
+                      + " 't' || lpad(i::text, 4, '0'), o.kind, o.location || '_' || i, false,"
+                      + " o.metadata_location, o.metadata FROM catalog_object o,"
+                      + " generate_series(1, 2499) i WHERE o.id = ?")) {
+            statement.setObject(1, first.id());
+            return statement.executeUpdate();
+          }
+        });
+    AccessQuery access = new AccessQuery(database);
+    Caller caller = Caller.withAllRoles("r", "anyone");
+
+    for (String token : Arrays.asList(null, Page.tokenAfter("t0998"))) {
+      for (int size : List.of(1, 999, 1000, 1001, 2500, 10_000)) {
+        Listing.Read read =
+            access
+                .read(
+                    caller,
+                    warehouse.id(),
+                    new Listing(warehouse.id(), NS, Kind.TABLE, token, size))
+                .listed()
+                .orElseThrow();
+        Page<TableIdentifier> own = objects.list(warehouse, NS, Kind.TABLE, token, size);
+        assertThat(read.exists()).isTrue();
+        assertThat(read.map(name -> TableIdentifier.of(NS, name))).isEqualTo(own);
+      }
+    }
+    assertThat(
+            access
+                .read(
+                    caller,
+                    warehouse.id(),
+                    new Listing(warehouse.id(), Namespace.of("nowhere"), Kind.TABLE, null, 10))
+                .listed())
+        .contains(new Listing.Read(false, null));
+
+    // no grants for this caller, so its page follows the header row: 10 rows in all, 9 of them
+    // names, a page of 8 and the ninth to say that another follows
+    Listing.Read bounded =
+        database.read(
+            connection -> {
+              try (PreparedStatement statement =
+                  connection.prepareStatement(
+                      "SELECT page_limit, listed FROM caller_access_and_objects("
+                          + "'r', 'anyone', true, '{}', ?, NULL, '{db,sales}', 'table', NULL,"
+                          + " 1001, 10)")) {
+                statement.setLong(1, warehouse.id());
+                Integer limit = null;
+                List<String> names = new ArrayList<>();
+                int rows = 0;
+                try (ResultSet rs = statement.executeQuery()) {
+                  while (rs.next()) {
+                    rows++;
+                    if (rs.getString(2) != null) {
+                      names.add(rs.getString(2));
+                    } else {
+                      limit = rs.getInt(1);
+                    }
+                  }
+                }
+                assertThat(rows).isEqualTo(10);
+                return Listing.read(limit, names);
+              }
+            });
+    assertThat(bounded.map(name -> TableIdentifier.of(NS, name)))
+        .isEqualTo(objects.list(warehouse, NS, Kind.TABLE, null, 8));
   }
 
   @Test

@@ -3,6 +3,9 @@ package dev.puddle.core.metastore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.puddle.core.auth.Caller;
+import dev.puddle.core.metastore.access.AccessQuery;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +56,54 @@ class NamespacesTest {
     assertThat(third.nextPageToken()).isNull();
     assertThat(namespaces.list(warehouse, Namespace.of("b"), null, 10).items())
         .containsExactly(Namespace.of("b", "inner"));
+  }
+
+  /**
+   * The first page a namespace listing reads with the caller's access (V16) is the page the listing
+   * reads on its own, of the top level and of a parent, from the start or a token and across the
+   * chunks of 1,000 it is read in; and it says when the parent does not exist.
+   */
+  @Test
+  void aPageReadWithTheAccessIsTheListingsOwnPage(Database database) {
+    namespaces.create(warehouse, Namespace.of("top"), Map.of(), Change.NONE);
+    namespaces.create(warehouse, Namespace.of("zz"), Map.of(), Change.NONE);
+    IntStream.range(0, 1205)
+        .forEach(
+            i ->
+                namespaces.create(
+                    warehouse,
+                    Namespace.of("top", String.format("n%04d", i)),
+                    Map.of(),
+                    Change.NONE));
+    namespaces.create(warehouse, Namespace.of("top", "n0001", "deeper"), Map.of(), Change.NONE);
+    AccessQuery access = new AccessQuery(database);
+    Caller caller = Caller.withAllRoles("r", "anyone");
+
+    for (Namespace parent : List.of(Namespace.empty(), Namespace.of("top"))) {
+      for (String token : Arrays.asList(null, Page.tokenAfter("n0998"), Page.tokenAfter("top"))) {
+        for (int size : List.of(1, 1000, 1001, 10_000)) {
+          Listing.Read read =
+              access
+                  .read(
+                      caller,
+                      warehouse.id(),
+                      new Listing(warehouse.id(), parent, null, token, size))
+                  .listed()
+                  .orElseThrow();
+          assertThat(read.exists()).isTrue();
+          assertThat(read.map(name -> Namespaces.child(parent, name)))
+              .isEqualTo(namespaces.list(warehouse, parent, token, size));
+        }
+      }
+    }
+    assertThat(
+            access
+                .read(
+                    caller,
+                    warehouse.id(),
+                    new Listing(warehouse.id(), Namespace.of("nowhere"), null, null, 10))
+                .listed())
+        .contains(new Listing.Read(false, null));
   }
 
   @Test

@@ -42,14 +42,20 @@ class PageTest {
   }
 
   @Test
-  void fetchFollowsTokensToTheLastPageOrStopsAfterOne() {
+  void fetchWithoutABudgetFollowsTokensToTheLastPage() {
     List<String> rows = List.of("a", "b", "c", "d", "e");
-    Function<String, Page<String>> source = pagesOfTwo(rows);
+    List<String> tokens = new ArrayList<>();
+    Function<String, Page<String>> pages = pagesOfTwo(rows);
+    Function<String, Page<String>> source =
+        token -> {
+          tokens.add(token);
+          return pages.apply(token);
+        };
 
-    assertThat(Page.fetch(source, null, false)).isEqualTo(new Page<>(rows, null));
-    Page<String> first = Page.fetch(source, null, true);
-    assertThat(first.items()).containsExactly("a", "b");
-    assertThat(Page.fetch(source, first.nextPageToken(), true).items()).containsExactly("c", "d");
+    assertThat(Page.fetchWithin(source, null, Long.MAX_VALUE, item -> 0, item -> null))
+        .isEqualTo(new Page<>(rows, null));
+    // each page read once, from the token the one before it gave
+    assertThat(tokens).containsExactly(null, Page.tokenAfter("b"), Page.tokenAfter("d"));
   }
 
   @Test

@@ -9,7 +9,9 @@ import dev.puddle.core.auth.Caller;
 import dev.puddle.core.metastore.CatalogObject;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.Listing;
 import dev.puddle.core.metastore.ResultColumns;
+import dev.puddle.core.metastore.dataapi.DataApiConnections;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,7 +29,7 @@ import org.apache.iceberg.catalog.Namespace;
  * Reads a caller's access: from the principal through its activated principal roles (is one of them
  * {@code service_admin}?) on to the catalog roles of one warehouse and every privilege they hold
  * there, each with the path of its securable; for a load or commit, with the table's row in the
- * same round trip.
+ * same round trip; for a listing, with its first page.
  *
  * <p>An execution environment keeps what it read together with the realm's access version at the
  * time (migration V7: every change to principals, roles, grants or object names bumps it in the
@@ -43,10 +45,10 @@ public final class AccessQuery {
   private static final String WITH_OBJECT_SQL =
       "SELECT * FROM caller_access_and_object(?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-  /** The access parameters of both functions; a lookup's follow. */
+  /** The access parameters of every function; a lookup's or a listing's follow. */
   private static final int ACCESS_PARAMETERS = 6;
 
-  /** The access columns of both functions' rows (V7); an object's columns follow. */
+  /** The access columns of every function's rows (V7); an object's or a listing's follow. */
   private static final ResultColumns ACCESS =
       ResultColumns.of(
           "version",
@@ -61,10 +63,12 @@ public final class AccessQuery {
   private static final int KEPT_CALLERS = 1024;
 
   /**
-   * What one read gave: the caller's access and, if a row was looked up with it, that row (empty if
-   * there is no such table or view).
+   * What one read gave: the caller's access; if a row was looked up with it, that row (empty if
+   * there is no such table or view); if a listing's page was read with it, that page (empty if it
+   * was not, or the statement had no room for it).
    */
-  public record AccessRead(CallerAccess access, Optional<CatalogObject> row) {}
+  public record AccessRead(
+      CallerAccess access, Optional<CatalogObject> row, Optional<Listing.Read> listed) {}
 
   private record Key(Caller caller, Long warehouseId) {}
 
@@ -72,6 +76,13 @@ public final class AccessQuery {
   private record Kept(long version, CallerAccess access) {}
 
   private final Database database;
+
+  /**
+   * The most rows a statement may return, for a listing's page to fit after the access rows: the
+   * Data API's bound (the Data API's are the only connections that bill each statement), none (0)
+   * over JDBC.
+   */
+  private final int maxRows;
 
   private final Map<Key, Kept> kept =
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -83,6 +94,7 @@ public final class AccessQuery {
 
   public AccessQuery(Database database) {
     this.database = database;
+    this.maxRows = database.billsEachStatement() ? DataApiConnections.MAX_ROWS : 0;
   }
 
   /**
@@ -90,7 +102,7 @@ public final class AccessQuery {
    * when {@code warehouseId} is null.
    */
   public CallerAccess load(Caller caller, Long warehouseId) {
-    return read(caller, warehouseId, null).access();
+    return read(caller, warehouseId, null, null).access();
   }
 
   /**
@@ -99,22 +111,56 @@ public final class AccessQuery {
    * the row is read, not used, before the access is checked.
    */
   public AccessRead read(Caller caller, Long warehouseId, CatalogObjects.Lookup row) {
-    if (row != null && !Long.valueOf(row.warehouseId()).equals(warehouseId)) {
-      throw new IllegalArgumentException("A row read with access must be in its warehouse");
+    return read(caller, warehouseId, row, null);
+  }
+
+  /**
+   * The caller's access in the warehouse {@code warehouseId}, and the first page of {@code listing}
+   * (if not null) in the same round trip. As with a row, only the access decides whether the page
+   * may be answered.
+   */
+  public AccessRead read(Caller caller, Long warehouseId, Listing listing) {
+    return read(caller, warehouseId, null, listing);
+  }
+
+  private AccessRead read(
+      Caller caller, Long warehouseId, CatalogObjects.Lookup row, Listing listing) {
+    Long lookedIn = row != null ? Long.valueOf(row.warehouseId()) : null;
+    if (listing != null) {
+      lookedIn = listing.warehouseId();
+    }
+    if (lookedIn != null && !lookedIn.equals(warehouseId)) {
+      throw new IllegalArgumentException("What is read with access must be in its warehouse");
     }
     Key key = new Key(caller, warehouseId);
     Kept known = kept(key);
     return database.read(
         connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(row == null ? SQL : WITH_OBJECT_SQL)) {
+          try (PreparedStatement statement = connection.prepareStatement(sql(row, listing))) {
             bind(statement, connection, key, known);
             if (row != null) {
               row.bindName(connection, statement, ACCESS_PARAMETERS + 1);
             }
-            return read(statement, key, known, row);
+            if (listing != null) {
+              listing.bind(connection, statement, ACCESS_PARAMETERS + 1, maxRows);
+            }
+            return read(statement, key, known, row, listing != null);
           }
         });
+  }
+
+  private static String sql(CatalogObjects.Lookup row, Listing listing) {
+    if (row != null) {
+      return WITH_OBJECT_SQL;
+    }
+    if (listing == null) {
+      return SQL;
+    }
+    return "SELECT * FROM "
+        + listing.function()
+        + "("
+        + "?, ".repeat(ACCESS_PARAMETERS + listing.parameters() - 1)
+        + "?)";
   }
 
   private static void bind(PreparedStatement statement, Connection connection, Key key, Kept known)
@@ -134,9 +180,17 @@ public final class AccessQuery {
   }
 
   private AccessRead read(
-      PreparedStatement statement, Key key, Kept known, CatalogObjects.Lookup lookup)
+      PreparedStatement statement,
+      Key key,
+      Kept known,
+      CatalogObjects.Lookup lookup,
+      boolean listing)
       throws SQLException {
     ResultColumns objectColumns = CatalogObjects.Lookup.COLUMNS.after(ACCESS);
+    ResultColumns listingColumns = Listing.COLUMNS.after(ACCESS);
+    boolean pageRow = false;
+    Integer pageLimit = null;
+    List<String> names = listing ? new ArrayList<>() : List.of();
     Long version = null;
     boolean current = false;
     boolean serviceAdmin = false;
@@ -148,6 +202,17 @@ public final class AccessQuery {
         // an object's row: its kind (never null in it) is null in the access rows
         if (lookup != null && rs.getString(objectColumns.index("kind")) != null) {
           row = Optional.of(lookup.read(rs, objectColumns));
+          continue;
+        }
+        // a listing's rows: the version (never null in an access row) is null in them
+        if (listing && rs.getString(ACCESS.index("version")) == null) {
+          String name = rs.getString(listingColumns.index("listed"));
+          if (name != null) {
+            names.add(name);
+          } else {
+            pageRow = true;
+            pageLimit = Listing.pageLimit(rs, listingColumns);
+          }
           continue;
         }
         version = rs.getLong(ACCESS.index("version"));
@@ -164,15 +229,17 @@ public final class AccessQuery {
         }
       }
     }
+    Optional<Listing.Read> listed =
+        pageRow ? Optional.ofNullable(Listing.read(pageLimit, names)) : Optional.empty();
     if (current) {
-      return new AccessRead(known.access(), row);
+      return new AccessRead(known.access(), row, listed);
     }
     CallerAccess access = new CallerAccess(key.caller(), serviceAdmin, catalogRole, grants);
     if (version != null) {
       // a caller without any role gives no row, and no version to keep its access at
       keep(key, new Kept(version, access));
     }
-    return new AccessRead(access, row);
+    return new AccessRead(access, row, listed);
   }
 
   private synchronized Kept kept(Key key) {

@@ -45,6 +45,9 @@ public final class DataApiConnections implements Database.ConnectionFactory, Aut
         new Resume(Duration.ofSeconds(20), Duration.ofMillis(250), Duration.ofSeconds(4));
   }
 
+  /** The most rows a statement may return over the Data API. */
+  public static final int MAX_ROWS = ResultReader.MAX_ROWS;
+
   /**
    * The Data API stops a statement after 45 seconds; the client waits a little longer so that it
    * hears the service's own timeout rather than cutting the call off itself.

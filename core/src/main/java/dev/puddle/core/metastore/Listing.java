@@ -1,0 +1,95 @@
+package dev.puddle.core.metastore;
+
+import dev.puddle.core.metastore.CatalogObject.Kind;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.iceberg.catalog.Namespace;
+
+/**
+ * A read of a listing's first page of at most {@code pageSize} names after {@code pageToken}: the
+ * tables or views ({@code kind}) of the namespace {@code parent}, or its child namespaces when
+ * {@code kind} is null. The access check reads it with the caller's access in one round trip
+ * ({@code caller_access_and_objects} and {@code caller_access_and_namespaces}, migration V16), as
+ * it reads a load's row; the page continues with {@link CatalogObjects#list} or {@link
+ * Namespaces#list}, whose pages it matches name for name and token for token.
+ */
+public record Listing(
+    long warehouseId, Namespace parent, Kind kind, String pageToken, int pageSize) {
+  /** Throws 400 for a token that is not one, before anything is read. */
+  public Listing {
+    Page.keyAfter(pageToken);
+  }
+
+  /**
+   * The columns of a page's rows, after the access columns: the limit the page was read with (on
+   * the one row that is not a name, null if there is no such namespace), then a name.
+   */
+  public static final ResultColumns COLUMNS = ResultColumns.of("page_limit", "listed");
+
+  /** What a read gave: whether the namespace listed exists, and if so its page. */
+  public record Read(boolean exists, Page<String> page) {
+    /** The page's names as the listing's entries. */
+    public <T> Page<T> map(Function<String, T> entry) {
+      return new Page<>(page.items().stream().map(entry).toList(), page.nextPageToken());
+    }
+  }
+
+  /**
+   * The listing function, whose first parameters are the access function's: {@code
+   * caller_access_and_objects} or {@code caller_access_and_namespaces}.
+   */
+  public String function() {
+    return kind == null ? "caller_access_and_namespaces" : "caller_access_and_objects";
+  }
+
+  /** The parameters the listing function takes after the access function's. */
+  public int parameters() {
+    return kind == null ? 4 : 5;
+  }
+
+  /**
+   * Sets the statement's parameters from {@code first} on: the namespace, the kind, the name the
+   * page starts after, its limit and the most rows the statement may return (0: no bound).
+   */
+  public void bind(Connection connection, PreparedStatement statement, int first, int maxRows)
+      throws SQLException {
+    int p = first;
+    statement.setArray(p++, Namespaces.levels(connection, parent));
+    if (kind != null) {
+      statement.setString(p++, kind.sql());
+    }
+    statement.setString(p++, Page.keyAfter(pageToken));
+    // one row more than the page says whether another page follows
+    statement.setInt(p++, pageSize + 1);
+    if (maxRows > 0) {
+      statement.setInt(p, maxRows);
+    } else {
+      statement.setNull(p, Types.INTEGER);
+    }
+  }
+
+  /**
+   * The read, from the names of the rows that gave one and the limit of the row that gave it
+   * ({@code pageLimit} null: no such namespace); null if the statement had no room for a page.
+   */
+  public static Read read(Integer pageLimit, List<String> names) {
+    if (pageLimit == null) {
+      return new Read(false, null);
+    }
+    if (pageLimit < 2) {
+      return null;
+    }
+    return new Read(true, Page.of(names, pageLimit - 1, Function.identity()));
+  }
+
+  /** The limit of the current row, if it is the one that is not a name. */
+  public static Integer pageLimit(ResultSet rs, ResultColumns columns) throws SQLException {
+    int limit = rs.getInt(columns.index("page_limit"));
+    return rs.wasNull() ? null : limit;
+  }
+}
