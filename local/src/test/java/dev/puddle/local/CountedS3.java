@@ -59,6 +59,14 @@ final class CountedS3 implements AutoCloseable {
     counter.requests().clear();
   }
 
+  /** The requests counted since the last {@link #clear}, in order. */
+  List<S3Request> requests() {
+    List<S3Request> requests = counter.requests();
+    synchronized (requests) {
+      return List.copyOf(requests);
+    }
+  }
+
   /** The requests counted since the last {@link #clear}, by kind. */
   Map<S3Kind, Integer> byKind() {
     List<S3Request> requests = counter.requests();
