@@ -399,7 +399,7 @@ class PuddleStackTest {
           .as("%s is told where root's credential is", group)
           .isEqualTo(group == Group.MIGRATE ? Map.of("Ref", secret) : null);
     }
-    Map<String, Object> outputs = map(s.template.toJSON().get("Outputs"));
+    Map<String, Object> outputs = map(s.json.get("Outputs"));
     assertThat(map(outputs.get("RootCredentialSecretArn")).get("Value"))
         .isEqualTo(Map.of("Ref", secret));
     String api = s.resources("AWS::ApiGatewayV2::Api").keySet().iterator().next();

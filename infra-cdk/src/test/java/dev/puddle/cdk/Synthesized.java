@@ -5,6 +5,7 @@ import static dev.puddle.contract.EnvironmentVariable.FUNCTION_GROUP;
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,6 +34,13 @@ final class Synthesized {
   final Settings settings;
   final PuddleStack stack;
   final Template template;
+
+  /**
+   * The template as JSON, read once: each of {@link Template}'s lookups crosses into the jsii
+   * process and serializes the whole template again, which made lookups take seconds each.
+   */
+  final Map<String, Object> json;
+
   final List<SynthesisMessage> nagErrors;
   final List<SynthesisMessage> nagWarnings;
 
@@ -46,6 +54,7 @@ final class Synthesized {
     addition.accept(stack);
     Aspects.of(app).add(AwsSolutionsChecks.Builder.create().verbose(true).build());
     template = Template.fromStack(stack);
+    json = template.toJSON();
     Annotations annotations = Annotations.fromStack(stack);
     nagErrors = annotations.findError("*", Match.stringLikeRegexp(".*AwsSolutions-.*"));
     nagWarnings = annotations.findWarning("*", Match.stringLikeRegexp(".*(AwsSolutions|CdkNag).*"));
@@ -69,7 +78,15 @@ final class Synthesized {
 
   /** Resources of a type, by logical id. */
   Map<String, Map<String, Object>> resources(String type) {
-    return cast(template.findResources(type));
+    Map<String, Map<String, Object>> resources = new LinkedHashMap<>();
+    map(json.get("Resources"))
+        .forEach(
+            (id, resource) -> {
+              if (type.equals(map(resource).get("Type"))) {
+                resources.put(id, map(resource));
+              }
+            });
+    return resources;
   }
 
   Map<String, Object> properties(String logicalId) {
@@ -77,7 +94,7 @@ final class Synthesized {
   }
 
   Map<String, Object> resource(String logicalId) {
-    return map(((Map<?, ?>) template.toJSON().get("Resources")).get(logicalId));
+    return map(map(json.get("Resources")).get(logicalId));
   }
 
   /** The logical id of the function deployed for a group. */
@@ -158,10 +175,5 @@ final class Synthesized {
   @SuppressWarnings("unchecked")
   static List<Object> list(Object value) {
     return value == null ? List.of() : (List<Object>) value;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Map<String, Object>> cast(Map<String, ? extends Map<String, ?>> map) {
-    return (Map<String, Map<String, Object>>) (Map<String, ?>) map;
   }
 }

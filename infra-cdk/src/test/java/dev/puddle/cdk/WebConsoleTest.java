@@ -72,7 +72,7 @@ class WebConsoleTest {
                 List.of("/ui*"),
                 "Prune",
                 true)));
-    assertThat(s.template.toJSON().get("Outputs").toString()).contains("ConsoleUrl");
+    assertThat(s.json.get("Outputs").toString()).contains("ConsoleUrl");
   }
 
   @Test
