@@ -9,6 +9,7 @@ import java.sql.Types;
 import java.util.List;
 import java.util.function.Function;
 import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 
 /**
  * A read of a listing's first page of at most {@code pageSize} names after {@code pageToken}: the
@@ -33,8 +34,14 @@ public record Listing(
 
   /** What a read gave: whether the namespace listed exists, and if so its page. */
   public record Read(boolean exists, Page<String> page) {
-    /** The page's names as the listing's entries. */
-    public <T> Page<T> map(Function<String, T> entry) {
+    /**
+     * The page's names as the listing's entries; 404 if the namespace {@code parent} listed does
+     * not exist, as the listing's own pages answer ({@link CatalogObjects#list}).
+     */
+    public <T> Page<T> entries(Namespace parent, Function<String, T> entry) {
+      if (!exists) {
+        throw new NoSuchNamespaceException("Namespace does not exist: %s", parent);
+      }
       return new Page<>(page.items().stream().map(entry).toList(), page.nextPageToken());
     }
   }

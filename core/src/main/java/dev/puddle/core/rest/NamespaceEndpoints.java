@@ -34,15 +34,7 @@ final class NamespaceEndpoints {
     boolean everything =
         scope.allows(Operation.SHOW_EVERY_CHILD_NAMESPACE, Targets.namespace(parent));
     Optional<Page<Namespace>> first =
-        scope
-            .listed()
-            .map(
-                read -> {
-                  if (!read.exists()) {
-                    throw new NoSuchNamespaceException("Namespace does not exist: %s", parent);
-                  }
-                  return read.map(name -> Namespaces.child(parent, name));
-                });
+        scope.listed().map(read -> read.entries(parent, name -> Namespaces.child(parent, name)));
     Page<Namespace> page =
         paging.fetch(
             first.map(rows -> everything ? rows : visible(scope, rows)),

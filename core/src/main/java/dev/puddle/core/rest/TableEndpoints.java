@@ -24,7 +24,6 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
-import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.RESTCatalogProperties;
@@ -75,13 +74,7 @@ final class TableEndpoints {
     Optional<Page<TableIdentifier>> first =
         scope
             .listed()
-            .map(
-                read -> {
-                  if (!read.exists()) {
-                    throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
-                  }
-                  return read.map(name -> TableIdentifier.of(namespace, name));
-                });
+            .map(read -> read.entries(namespace, name -> TableIdentifier.of(namespace, name)));
     Page<TableIdentifier> page =
         paging.fetch(
             first.map(rows -> everything ? rows : visible(scope, kind, rows)),

@@ -199,7 +199,7 @@ class CatalogObjectsTest {
                 .orElseThrow();
         Page<TableIdentifier> own = objects.list(warehouse, NS, Kind.TABLE, token, size);
         assertThat(read.exists()).isTrue();
-        assertThat(read.map(name -> TableIdentifier.of(NS, name))).isEqualTo(own);
+        assertThat(read.entries(NS, name -> TableIdentifier.of(NS, name))).isEqualTo(own);
       }
     }
     assertThat(
@@ -239,7 +239,7 @@ class CatalogObjectsTest {
                 return Listing.read(limit, names);
               }
             });
-    assertThat(bounded.map(name -> TableIdentifier.of(NS, name)))
+    assertThat(bounded.entries(NS, name -> TableIdentifier.of(NS, name)))
         .isEqualTo(objects.list(warehouse, NS, Kind.TABLE, null, 8));
   }
 
