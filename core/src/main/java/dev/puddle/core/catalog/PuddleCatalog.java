@@ -8,6 +8,7 @@ import dev.puddle.core.metastore.Namespaces;
 import dev.puddle.core.metastore.Page;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.purge.PurgeOutbox;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +16,14 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -53,7 +58,14 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   private final Change change;
 
   /** The JSON of each table metadata file this catalog's commits stored, by its location. */
-  private final Map<String, String> committedJson = new HashMap<>();
+  private final Map<String, String> committedJson;
+
+  /**
+   * What the one create this catalog runs read of its namespace and name ({@link
+   * PuddleTableBuilder#create}): its name holds no table, and where the namespace's tables go. Null
+   * in a request's catalog.
+   */
+  private final Namespaces.CreateSite createSite;
 
   /**
    * @param parsed the execution environment's parsed table metadata, shared by its requests
@@ -74,6 +86,21 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
     this.purges = purges;
     this.parsed = parsed;
     this.change = change;
+    this.committedJson = new HashMap<>();
+    this.createSite = null;
+  }
+
+  /** {@code catalog} for one create that read {@code createSite}: its commits are the catalog's. */
+  private PuddleCatalog(PuddleCatalog catalog, Namespaces.CreateSite createSite) {
+    this.warehouse = catalog.warehouse;
+    this.namespaces = catalog.namespaces;
+    this.objects = catalog.objects;
+    this.io = catalog.io;
+    this.purges = catalog.purges;
+    this.parsed = catalog.parsed;
+    this.change = catalog.change;
+    this.committedJson = catalog.committedJson;
+    this.createSite = createSite;
   }
 
   @Override
@@ -105,33 +132,77 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
     PuddleTableOperations ops =
         new PuddleTableOperations(
             warehouse, identifier, objects, io, parsed, change, committedJson);
-    if (creating != null && creating.identifier().equals(identifier)) {
-      ops.startAbsent();
+    if (createSite != null) {
+      ops.startAbsent(); // the create read that its name holds no table
     }
     return ops;
   }
 
-  /** A create under way and what it read of its namespace and name ({@link PuddleTableBuilder}). */
-  private record Creating(TableIdentifier identifier, String namespaceLocation) {}
-
-  private Creating creating;
-
+  /**
+   * iceberg-core's table builder, whose {@code create()} reads whether the name holds a table and
+   * then where the namespace's tables go: here one statement reads both, and the create runs in a
+   * catalog given what it read, whose operations and default location take it.
+   */
   @Override
   public Catalog.TableBuilder buildTable(TableIdentifier identifier, Schema schema) {
     return new PuddleTableBuilder(identifier, schema);
   }
 
+  /** iceberg-core's own builder, of this catalog. */
+  private Catalog.TableBuilder icebergBuilder(TableIdentifier identifier, Schema schema) {
+    return super.buildTable(identifier, schema);
+  }
+
   /**
-   * iceberg-core's table builder, whose {@code create()} reads whether the name holds a table and
-   * then where the namespace's tables go: here one statement reads both ({@link
-   * Namespaces#createSite}), and the create's operations and default location take what it read.
+   * Keeps a builder's settings until it is used, and hands them to iceberg-core's builder: of this
+   * catalog for transactions, of the create's catalog for {@link #create}.
    */
-  private final class PuddleTableBuilder extends BaseMetastoreViewCatalogTableBuilder {
+  private final class PuddleTableBuilder implements Catalog.TableBuilder {
     private final TableIdentifier identifier;
+    private final Schema schema;
+    private final List<UnaryOperator<Catalog.TableBuilder>> settings = new ArrayList<>();
 
     PuddleTableBuilder(TableIdentifier identifier, Schema schema) {
-      super(identifier, schema);
       this.identifier = identifier;
+      this.schema = schema;
+    }
+
+    private Catalog.TableBuilder with(UnaryOperator<Catalog.TableBuilder> setting) {
+      settings.add(setting);
+      return this;
+    }
+
+    @Override
+    public Catalog.TableBuilder withPartitionSpec(PartitionSpec spec) {
+      return with(builder -> builder.withPartitionSpec(spec));
+    }
+
+    @Override
+    public Catalog.TableBuilder withSortOrder(SortOrder sortOrder) {
+      return with(builder -> builder.withSortOrder(sortOrder));
+    }
+
+    @Override
+    public Catalog.TableBuilder withLocation(String location) {
+      return with(builder -> builder.withLocation(location));
+    }
+
+    @Override
+    public Catalog.TableBuilder withProperties(Map<String, String> properties) {
+      return with(builder -> builder.withProperties(properties));
+    }
+
+    @Override
+    public Catalog.TableBuilder withProperty(String key, String value) {
+      return with(builder -> builder.withProperty(key, value));
+    }
+
+    private Catalog.TableBuilder of(PuddleCatalog catalog) {
+      Catalog.TableBuilder builder = catalog.icebergBuilder(identifier, schema);
+      for (UnaryOperator<Catalog.TableBuilder> setting : settings) {
+        builder = setting.apply(builder);
+      }
+      return builder;
     }
 
     @Override
@@ -141,12 +212,22 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
         // iceberg-core's own refusal, without its read
         throw new AlreadyExistsException("Table already exists: %s", identifier);
       }
-      creating = new Creating(identifier, site.location());
-      try {
-        return super.create();
-      } finally {
-        creating = null;
-      }
+      return of(new PuddleCatalog(PuddleCatalog.this, site)).create();
+    }
+
+    @Override
+    public Transaction createTransaction() {
+      return of(PuddleCatalog.this).createTransaction();
+    }
+
+    @Override
+    public Transaction replaceTransaction() {
+      return of(PuddleCatalog.this).replaceTransaction();
+    }
+
+    @Override
+    public Transaction createOrReplaceTransaction() {
+      return of(PuddleCatalog.this).createOrReplaceTransaction();
     }
   }
 
@@ -175,8 +256,8 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
   @Override
   protected String defaultWarehouseLocation(TableIdentifier identifier) {
     String namespaceLocation =
-        creating != null && creating.identifier().equals(identifier)
-            ? creating.namespaceLocation()
+        createSite != null
+            ? createSite.location()
             : namespaces.location(warehouse, identifier.namespace());
     String base =
         namespaceLocation != null
