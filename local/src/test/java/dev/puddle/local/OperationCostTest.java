@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.puddle.contract.Route;
 import dev.puddle.core.auth.RootCaller;
 import dev.puddle.core.metastore.Database;
+import dev.puddle.core.metastore.ForwardingConnectionFactory;
 import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.core.storage.Storage;
@@ -36,6 +37,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -763,8 +765,14 @@ class OperationCostTest {
       return commits.get();
     }
 
+    /** {@code factory}, its connections counted and every trait of it kept. */
     Database.ConnectionFactory wrap(Database.ConnectionFactory factory) {
-      return () -> connection(factory.open());
+      return new ForwardingConnectionFactory(factory) {
+        @Override
+        public Connection open() throws SQLException {
+          return connection(super.open());
+        }
+      };
     }
 
     private Connection connection(Connection connection) {
