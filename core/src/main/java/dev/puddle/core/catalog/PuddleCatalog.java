@@ -189,7 +189,9 @@ public final class PuddleCatalog extends BaseMetastoreViewCatalog implements Sup
 
     @Override
     public Catalog.TableBuilder withProperties(Map<String, String> properties) {
-      return with(builder -> builder.withProperties(properties));
+      // as of now, as iceberg-core's builder copies them when given
+      Map<String, String> given = properties == null ? null : new HashMap<>(properties);
+      return with(builder -> builder.withProperties(given));
     }
 
     @Override
