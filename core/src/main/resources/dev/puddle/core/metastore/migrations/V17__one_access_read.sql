@@ -35,6 +35,29 @@ BEGIN
 END
 $$;
 
+-- How many names a listing's first page may hold: p_limit, cut to fit after the p_access_rows
+-- access rows and the header row when the statement returns at most p_max_rows rows (least leaves
+-- out a null bound); 0 when that is under 2, as a page of one needs a second row to say whether
+-- another follows. A SQL function of one expression: inlined where the listings assign it.
+CREATE FUNCTION listing_page_limit(p_limit integer, p_max_rows integer, p_access_rows integer)
+RETURNS integer
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN least(p_limit, p_max_rows - p_access_rows - 1) < 2 THEN 0
+        ELSE least(p_limit, p_max_rows - p_access_rows - 1) END
+$$;
+
+-- A listing's rows of the names p_names (listed), in their order, every other column null.
+-- A SQL function of one SELECT: inlined where the listings call it.
+CREATE FUNCTION listed_rows(p_names text[])
+RETURNS TABLE (
+    version bigint, principal_role text, catalog_role_id bigint, privilege text, securable text,
+    levels text[], object_name text, page_limit integer, listed text)
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT NULL::bigint, NULL::text, NULL::bigint, NULL::text, NULL::text, NULL::text[],
+        NULL::text, NULL::integer, c.name
+    FROM unnest(p_names) WITH ORDINALITY AS c (name, i) ORDER BY c.i
+$$;
+
 -- The access rows (version not null), then a listing's header row and first page, as V16 defined
 -- them: see V16 for the rows, the row bound p_max_rows and why the page is read in chunks.
 CREATE OR REPLACE FUNCTION caller_access_and_objects(
@@ -63,11 +86,7 @@ BEGIN
         RETURN NEXT; -- page_limit null: no such namespace
         RETURN;
     END IF;
-    v_limit := CASE WHEN p_max_rows IS NULL THEN p_limit
-        ELSE least(p_limit, p_max_rows - v_rows - 1) END;
-    IF v_limit < 2 THEN
-        v_limit := 0;
-    END IF;
+    v_limit := listing_page_limit(p_limit, p_max_rows, v_rows);
     page_limit := v_limit;
     RETURN NEXT;
     page_limit := NULL;
@@ -83,9 +102,7 @@ BEGIN
                 WHERE o.namespace_id = v_namespace AND o.kind = p_kind AND o.name > v_after
                 ORDER BY o.name LIMIT least(v_limit, 1000));
         END IF;
-        RETURN QUERY SELECT NULL::bigint, NULL::text, NULL::bigint, NULL::text, NULL::text,
-                NULL::text[], NULL::text, NULL::integer, c.name
-            FROM unnest(v_chunk) WITH ORDINALITY AS c (name, i) ORDER BY c.i;
+        RETURN QUERY SELECT * FROM listed_rows(v_chunk);
         EXIT WHEN cardinality(v_chunk) < least(v_limit, 1000);
         v_limit := v_limit - cardinality(v_chunk);
         v_after := v_chunk[cardinality(v_chunk)];
@@ -121,11 +138,7 @@ BEGIN
             RETURN;
         END IF;
     END IF;
-    v_limit := CASE WHEN p_max_rows IS NULL THEN p_limit
-        ELSE least(p_limit, p_max_rows - v_rows - 1) END;
-    IF v_limit < 2 THEN
-        v_limit := 0;
-    END IF;
+    v_limit := listing_page_limit(p_limit, p_max_rows, v_rows);
     page_limit := v_limit;
     RETURN NEXT;
     page_limit := NULL;
@@ -152,9 +165,7 @@ BEGIN
                 WHERE n.warehouse_id = p_warehouse AND n.parent_id = v_parent AND n.levels > v_after
                 ORDER BY n.levels LIMIT least(v_limit, 1000));
         END IF;
-        RETURN QUERY SELECT NULL::bigint, NULL::text, NULL::bigint, NULL::text, NULL::text,
-                NULL::text[], NULL::text, NULL::integer, c.name
-            FROM unnest(v_chunk) WITH ORDINALITY AS c (name, i) ORDER BY c.i;
+        RETURN QUERY SELECT * FROM listed_rows(v_chunk);
         EXIT WHEN cardinality(v_chunk) < least(v_limit, 1000);
         v_limit := v_limit - cardinality(v_chunk);
         v_after := p_levels || v_chunk[cardinality(v_chunk)];
