@@ -274,6 +274,29 @@ class ScanPlanningTest {
   }
 
   @Test
+  void aPlanAskedForAgainOnTheSameVersionIsTheSameAndANewVersionIsPlannedAnew() {
+    TableIdentifier id = TableIdentifier.of("p", "asked_again");
+    Table table = tableOfFiles(server, id, "again", 1);
+    String first = ok(HTTP.post(planPath(id), "{}")).toString();
+    assertThat(ok(HTTP.post(planPath(id), "{}")).toString()).isEqualTo(first);
+    // the file's ids are 0 to 0: a filter on larger ones plans no task
+    assertThat(
+            ok(HTTP.post(
+                    planPath(id), "{\"filter\":{\"type\":\"gt\",\"term\":\"id\",\"value\":100}}"))
+                .path("file-scan-tasks"))
+        .as("another request, another answer")
+        .isEmpty();
+
+    table.newAppend().appendFile(dataFile(table, null, "again1", 1, 1)).commit();
+
+    // two files still fit a page of two: answered whole again, of the new version
+    JsonNode second = ok(HTTP.post(planPath(id), "{}"));
+    assertThat(second.get("file-scan-tasks")).hasSize(2);
+    assertThat(second.has("plan-tasks")).isFalse();
+    assertSamePlans(id, scan -> scan);
+  }
+
+  @Test
   void aStoredPlanIsItsCallersAloneUntilCancelledOrExpired() {
     TableIdentifier id = TableIdentifier.of("p", "stored");
     tableOfFiles(server, id, "s", 5);

@@ -173,13 +173,18 @@ final class CredentialEndpoints {
    * plan's files are only read, and scoped to the table; none if the warehouse vends none.
    */
   List<Credential> forScan(Scope scope, TableIdentifier table, TableBodies.TableLocation location) {
-    Optional<AccessDelegation.Mode> mode =
-        AccessDelegation.requested(scope.request(), offered(scope.warehouse()));
-    if (mode.filter(m -> m == AccessDelegation.Mode.VENDED_CREDENTIALS).isEmpty()) {
+    if (!vendsForScan(scope)) {
       return List.of();
     }
     return List.of(
         credential(scope.caller(), scope.warehouse(), table, AccessLevel.READ, location));
+  }
+
+  /** Whether a scan's answer carries storage credentials: whether the request asks for them. */
+  boolean vendsForScan(Scope scope) {
+    return AccessDelegation.requested(scope.request(), offered(scope.warehouse()))
+        .filter(m -> m == AccessDelegation.Mode.VENDED_CREDENTIALS)
+        .isPresent();
   }
 
   private Credential credential(

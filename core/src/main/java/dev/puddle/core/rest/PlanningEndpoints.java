@@ -1,12 +1,14 @@
 package dev.puddle.core.rest;
 
 import dev.puddle.core.api.Deadline;
+import dev.puddle.core.api.Gzip;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.CatalogObjects;
 import dev.puddle.core.metastore.ScanPlans;
 import dev.puddle.core.planning.DeleteFileReferences;
+import dev.puddle.core.planning.PlanAnswers;
 import dev.puddle.core.planning.PlanningOutbox;
 import dev.puddle.core.planning.PlanningSettings;
 import dev.puddle.core.planning.ScanPlanner;
@@ -42,13 +44,16 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
  *
  * <p>A scan is planned within the request's deadline when its snapshot's summary counts at most
  * {@link PlanningSettings#asyncDataFiles} data files and planning finishes in time. A plan whose
- * tasks fit one page is answered whole and keeps no state. A larger one answers its first page and
- * a plan task for each further page, the pages stored in PostgreSQL with the plan, so that
- * whichever instance a {@code fetchScanTasks} reaches answers it, until the plan expires or is
- * cancelled. Any other scan is submitted: recorded with its job and planned by the planning
- * function ({@code PlanningWorker}), {@code fetchPlanningResult} answering {@code submitted} until
- * its pages are stored. A plan id or plan task is found for the caller who planned it only, on the
- * table it was planned for; to anyone else, and once expired or cancelled, it is unknown (404).
+ * tasks fit one page is answered whole and keeps no durable state; the instance keeps the answer
+ * ({@link PlanAnswers}), so that the same request on the same version of the table, as engines send
+ * it for every query of a table between two commits, is answered without planning again. A larger
+ * one answers its first page and a plan task for each further page, the pages stored in PostgreSQL
+ * with the plan, so that whichever instance a {@code fetchScanTasks} reaches answers it, until the
+ * plan expires or is cancelled. Any other scan is submitted: recorded with its job and planned by
+ * the planning function ({@code PlanningWorker}), {@code fetchPlanningResult} answering {@code
+ * submitted} until its pages are stored. A plan id or plan task is found for the caller who planned
+ * it only, on the table it was planned for; to anyone else, and once expired or cancelled, it is
+ * unknown (404).
  */
 final class PlanningEndpoints {
   /** Of the time left when planning starts, what is kept back for storing and answering. */
@@ -83,6 +88,7 @@ final class PlanningEndpoints {
   private final CredentialEndpoints credentials;
   private final PlanningOutbox outbox;
   private final long longestLookMillis;
+  private final PlanAnswers answers = PlanAnswers.ofHeapShare();
 
   /**
    * @param billedLooks whether each look at a plan's row is a request billed as one (the Data API)
@@ -112,6 +118,19 @@ final class PlanningEndpoints {
     if (dataFiles(table, scan, request) > settings.asyncDataFiles()) {
       return submit(scope, table, request, settings);
     }
+    // an answer is kept only without credentials (they expire) and for a metastore table's version
+    String version =
+        credentials.vendsForScan(scope) || !(table instanceof HasTableOperations operations)
+            ? null
+            : operations.operations().current().metadataFileLocation();
+    String question = version == null ? null : RestJson.write(request);
+    if (version != null) {
+      Optional<PlanAnswers.Answer> kept =
+          answers.get(scope.warehouse(), identifier, version, question, settings.tasksPerPage());
+      if (kept.isPresent()) {
+        return Response.json(200, kept.get().json(), kept.get().gzipped());
+      }
+    }
     Deadline budget = RequestScope.current().deadline().withReserve(RESERVE);
     Optional<List<FileScanTask>> planned = ScanPlanner.plan(scan, budget);
     if (planned.isEmpty()) {
@@ -136,7 +155,13 @@ final class PlanningEndpoints {
             RestJson::write,
             slice -> written(answer.apply(slice).build()));
     if (pages.size() == 1) {
-      return Response.json(200, pages.pages().get(0).json());
+      String json = pages.pages().get(0).json();
+      if (version == null) {
+        return Response.json(200, json);
+      }
+      PlanAnswers.Answer whole = new PlanAnswers.Answer(json, Gzip.compress(json));
+      answers.put(scope.warehouse(), identifier, version, question, settings.tasksPerPage(), whole);
+      return Response.json(200, whole.json(), whole.gzipped());
     }
     List<String> rest =
         pages.pages().subList(1, pages.size()).stream().map(TaskPages.Page::json).toList();
