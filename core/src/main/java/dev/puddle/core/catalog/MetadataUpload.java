@@ -2,8 +2,7 @@ package dev.puddle.core.catalog;
 
 import dev.puddle.core.api.Deadline;
 import dev.puddle.core.api.RequestScope;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.puddle.core.storage.Storage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -12,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.PositionOutputStream;
 
 /**
  * A commit's new metadata file, uploaded to object storage in the background while the commit's
@@ -38,15 +36,7 @@ final class MetadataUpload {
 
   /** Starts writing {@code bytes}, the whole file, to {@code location}. */
   static MetadataUpload start(FileIO io, String location, byte[] bytes) {
-    Future<?> written =
-        UPLOADS.submit(
-            () -> {
-              try (PositionOutputStream out = io.newOutputFile(location).createOrOverwrite()) {
-                out.write(bytes);
-              } catch (IOException e) {
-                throw new UncheckedIOException(e);
-              }
-            });
+    Future<?> written = UPLOADS.submit(() -> Storage.write(io, location, bytes));
     return new MetadataUpload(written, RequestScope.current().deadline());
   }
 

@@ -1,8 +1,12 @@
 package dev.puddle.core.storage;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.aws.AwsClientProperties;
 import org.apache.iceberg.aws.HttpClientProperties;
@@ -14,6 +18,7 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
+import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
  * The warehouse's object storage: the {@link FileIO} Puddle writes metadata files with, and the
@@ -115,6 +120,33 @@ public final class Storage implements AutoCloseable {
     }
     defaults.put(CatalogProperties.FILE_IO_IMPL, S3FileIO.class.getName());
     return defaults;
+  }
+
+  /**
+   * Writes {@code bytes} as the whole object at {@code location}, replacing any. On this storage's
+   * FileIO that is one S3 {@code PutObject} straight from memory: S3FileIO's output stream would
+   * first stage the bytes in a local temporary file, read it back for the upload and delete it, and
+   * register every such file for deletion at exit (a path the JVM keeps until it ends), which for a
+   * commit's metadata file, already whole in memory, is work on the commit's critical path for
+   * nothing. The request is the one that stream sends for a file under its multipart threshold:
+   * this storage sets none of the FileIO's encryption, ACL, tag or checksum properties. Any other
+   * FileIO writes through its output file.
+   */
+  public static void write(FileIO io, String location, byte[] bytes) {
+    Optional<S3Location> object = S3Location.parse(location);
+    if (io instanceof LazyS3FileIO s3 && object.isPresent()) {
+      s3.delegate()
+          .client(location)
+          .putObject(
+              b -> b.bucket(object.get().bucket()).key(object.get().key()),
+              RequestBody.fromBytes(bytes));
+      return;
+    }
+    try (OutputStream out = io.newOutputFile(location).createOrOverwrite()) {
+      out.write(bytes);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Override
