@@ -27,6 +27,7 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +35,8 @@ import org.junit.jupiter.api.Test;
  * PostgreSQL: types, errors and their SQLSTATE, transactions, a resuming cluster, and values far
  * beyond the service's request, response and row limits.
  */
+// asserts a network timeout bounds a call to under 2 s: runs alone (local/pom.xml, timing-tests)
+@Tag("timing")
 class DataApiConnectionTest {
   /** Waits for a resuming cluster as long as in production, in shorter steps. */
   private static final DataApiConnections.Resume QUICK_RESUME =

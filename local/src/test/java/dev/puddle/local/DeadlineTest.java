@@ -21,6 +21,7 @@ import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -33,6 +34,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * statement_timeout}, which would pin the session in RDS Proxy): whatever the server does with the
  * statement afterwards, the transaction can only roll back.
  */
+// asserts an answer within the invocation's remaining time: runs alone (local/pom.xml,
+// timing-tests)
+@Tag("timing")
 class DeadlineTest {
   /** What the function has left when invoked; the handler keeps a 2 s margin of it. */
   private static final long REMAINING_MILLIS = 3_500;

@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.crac.Resource;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +37,8 @@ import org.junit.jupiter.api.Test;
  * <p>{@code -Dpuddle.writePrimingClasses=true} rewrites {@code priming-classes.txt} from what a
  * broader workload loads.
  */
+// reports init and request times beside its class counts: runs alone (local/pom.xml, timing-tests)
+@Tag("timing")
 class SnapStartTest {
   private static final Path CLASS_LIST =
       Path.of(System.getProperty("puddle.events.dir", "../events"))
