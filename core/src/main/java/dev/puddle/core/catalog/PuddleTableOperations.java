@@ -135,6 +135,12 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
    * written by iceberg-core into memory, uploads while the pointer's statements run; the
    * transaction commits once it is written, and the file is deleted if the commit certainly failed.
    * Returns the committed metadata, or the current one if {@code update} changes nothing.
+   *
+   * <p>The upload is not started ahead of the lock, against the version read: under contention most
+   * commits find the row moved, and each would then write and delete a file for nothing and answer
+   * its 409 only after both, while the one that lands waits for the lock a shorter time than its
+   * upload takes, so its hold barely shrinks (measured with 16 writers on one table: no throughput
+   * gained, a 409 answered in about twice the time).
    */
   Committed commitLocked(UnaryOperator<TableMetadata> update) {
     String based = currentMetadataLocation();
