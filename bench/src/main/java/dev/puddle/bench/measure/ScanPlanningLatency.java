@@ -45,8 +45,19 @@ import org.apache.iceberg.rest.RESTCatalog;
 public final class ScanPlanningLatency implements Trial<Latencies> {
   /** Whether each plan is a request the server has not seen, or the same one every time. */
   public enum Repeat {
-    FIRST,
-    SAME
+    FIRST("a request planned for the first time"),
+    SAME("the same request again");
+
+    private final String description;
+
+    Repeat(String description) {
+      this.description = description;
+    }
+
+    /** How the report names the measurement. */
+    public String description() {
+      return description;
+    }
   }
 
   private final TableIdentifier table;
