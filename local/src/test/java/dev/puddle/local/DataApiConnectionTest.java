@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * PostgreSQL: types, errors and their SQLSTATE, transactions, a resuming cluster, and values far
  * beyond the service's request, response and row limits.
  */
-// asserts a network timeout bounds a call to under 2 s: runs alone (local/pom.xml, timing-tests)
+// asserts a network timeout bounds a call to under 2 s: runs alone (local/pom.xml, alone-tests)
 @Tag("timing")
 class DataApiConnectionTest {
   /** Waits for a resuming cluster as long as in production, in shorter steps. */

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,6 +46,10 @@ import org.junit.jupiter.api.Test;
  * once they are advertised): this measures the operations themselves. One test counts a commit with
  * its key, through the twin.
  */
+// counts every call the shared data-api twin's endpoint receives: after earlier classes in the same
+// JVM it once counted a background worker's transaction too, so it runs apart, in a JVM where no
+// other class left work behind (local/pom.xml, alone-tests)
+@Tag("alone")
 class DataApiCostTest {
   private static final Schema SCHEMA = new Schema(required(1, "id", Types.LongType.get()));
   private static final Namespace NAMESPACE = Namespace.of("cost");

@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * statement afterwards, the transaction can only roll back.
  */
 // asserts an answer within the invocation's remaining time: runs alone (local/pom.xml,
-// timing-tests)
+// alone-tests)
 @Tag("timing")
 class DeadlineTest {
   /** What the function has left when invoked; the handler keeps a 2 s margin of it. */

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  * <p>{@code -Dpuddle.writePrimingClasses=true} rewrites {@code priming-classes.txt} from what a
  * broader workload loads.
  */
-// reports init and request times beside its class counts: runs alone (local/pom.xml, timing-tests)
+// reports init and request times beside its class counts: runs alone (local/pom.xml, alone-tests)
 @Tag("timing")
 class SnapStartTest {
   private static final Path CLASS_LIST =
