@@ -2,7 +2,8 @@ package dev.puddle.core.planning;
 
 import dev.puddle.core.catalog.VersionCache;
 import dev.puddle.core.metastore.Warehouse;
-import java.util.HashMap;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -24,6 +25,13 @@ public final class PlanAnswers {
       return json.length() + (long) gzipped.length;
     }
   }
+
+  /**
+   * The most answers kept for one version: engines ask each query's own filter, most of them once,
+   * and these would otherwise push the table's full scans, asked again and again, out of the bound
+   * with answers nobody asks for twice (the one kept longest goes first).
+   */
+  static final int PER_VERSION = 8;
 
   /** What an answer depends on besides the table's version. */
   private record Question(String request, int tasksPerPage) {}
@@ -71,13 +79,18 @@ public final class PlanAnswers {
       String request,
       int tasksPerPage,
       Answer answer) {
-    Map<Question, Answer> answers = new HashMap<>();
+    Map<Question, Answer> answers = new LinkedHashMap<>();
     versions
         .get(warehouse, table)
         .filter(kept -> kept.metadataLocation().equals(metadataLocation))
         .ifPresent(kept -> answers.putAll(kept.value()));
-    answers.put(new Question(request, tasksPerPage), answer);
+    Question question = new Question(request, tasksPerPage);
+    answers.remove(question);
+    answers.put(question, answer);
+    while (answers.size() > PER_VERSION) {
+      answers.remove(answers.keySet().iterator().next());
+    }
     long weight = answers.values().stream().mapToLong(Answer::weight).sum();
-    versions.put(warehouse, table, metadataLocation, Map.copyOf(answers), weight);
+    versions.put(warehouse, table, metadataLocation, Collections.unmodifiableMap(answers), weight);
   }
 }

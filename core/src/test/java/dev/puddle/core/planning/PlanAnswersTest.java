@@ -47,6 +47,19 @@ class PlanAnswersTest {
   }
 
   @Test
+  void aVersionKeepsItsLatestAnswersOnly() {
+    PlanAnswers answers = new PlanAnswers(1000);
+    for (int i = 0; i <= PlanAnswers.PER_VERSION; i++) {
+      answers.put(SALES, ORDERS, "1.json", "{\"n\":" + i + "}", 100, ALL);
+    }
+
+    assertThat(answers.get(SALES, ORDERS, "1.json", "{\"n\":0}", 100)).as("the oldest").isEmpty();
+    for (int i = 1; i <= PlanAnswers.PER_VERSION; i++) {
+      assertThat(answers.get(SALES, ORDERS, "1.json", "{\"n\":" + i + "}", 100)).contains(ALL);
+    }
+  }
+
+  @Test
   void answersHeavierThanTheBoundAreNotKept() {
     PlanAnswers answers = new PlanAnswers(10);
     answers.put(SALES, ORDERS, "1.json", "{}", 100, ALL);
