@@ -206,7 +206,7 @@ class EventRelayTest {
   void theSweepNudgesForEventsLeftWaitingAndDeletesExpiredOnes() {
     namespaces.create(warehouse, Namespace.of("a"), Map.of(), ALICE);
     int[] nudges = {0};
-    EventSweep sweep = new EventSweep(store, () -> nudges[0]++, Duration.ZERO);
+    EventSweep sweep = new EventSweep(store, delay -> nudges[0]++, Duration.ZERO);
 
     assertThat(sweep.run()).isEqualTo(new EventSweep.Result(true, 0));
     new EventRelay(store, publisher).run(Deadline.none());
