@@ -1,6 +1,7 @@
 package dev.puddle.cdk;
 
 import dev.puddle.contract.EnvironmentVariable;
+import dev.puddle.contract.EventRelayBatching;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -225,8 +226,10 @@ public final class PuddleStack extends Stack {
         .function()
         .addEventSource(
             SqsEventSource.Builder.create(events.queue())
-                // one relay publishes at a time (its claim); nudges wait rather than pile up
-                .batchSize(10)
+                // one relay publishes at a time (its claim); nudges wait rather than pile up, and
+                // gather for a while: one invocation publishes for many changes
+                .batchSize(EventRelayBatching.BATCH_SIZE)
+                .maxBatchingWindow(Duration.seconds(EventRelayBatching.WINDOW.toSeconds()))
                 .reportBatchItemFailures(true)
                 .maxConcurrency(2)
                 .build());

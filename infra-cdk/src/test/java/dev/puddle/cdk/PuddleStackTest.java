@@ -22,6 +22,7 @@ import static dev.puddle.contract.EnvironmentVariable.TOKEN_SIGNING_SECRET_ARN;
 import static dev.puddle.contract.EnvironmentVariable.VENDING_ROLE_ARN;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.puddle.contract.EventRelayBatching;
 import dev.puddle.contract.FunctionGroup;
 import dev.puddle.contract.Route;
 import java.util.ArrayList;
@@ -599,6 +600,28 @@ class PuddleStackTest {
     // every receive of a purge message, visibility timeout apart, comes before the sweep's
     assertThat(Integer.parseInt((String) sweep.get(PURGE_SWEEP_STALE_MINUTES.key())))
         .isGreaterThan(visibility.get("Purge") / 60 * 5);
+  }
+
+  @ParameterizedTest
+  @MethodSource("profiles")
+  void theRelayGathersNudgesForOneInvocationAsTheTwinDoes(Synthesized s) {
+    Map<String, Object> mapping =
+        map(
+            s.resources("AWS::Lambda::EventSourceMapping").values().stream()
+                .filter(
+                    m ->
+                        s.function(Group.RELAY)
+                            .equals(ref(map(m.get("Properties")).get("FunctionName"))))
+                .findFirst()
+                .orElseThrow()
+                .get("Properties"));
+
+    assertThat(mapping.get("BatchSize")).isEqualTo(EventRelayBatching.BATCH_SIZE);
+    assertThat(mapping.get("MaximumBatchingWindowInSeconds"))
+        .isEqualTo((int) EventRelayBatching.WINDOW.toSeconds());
+    assertThat(list(mapping.get("FunctionResponseTypes")))
+        .containsExactly("ReportBatchItemFailures");
+    assertThat(map(mapping.get("ScalingConfig")).get("MaximumConcurrency")).isEqualTo(2);
   }
 
   @ParameterizedTest

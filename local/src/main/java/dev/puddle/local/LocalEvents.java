@@ -1,5 +1,6 @@
 package dev.puddle.local;
 
+import dev.puddle.contract.EventRelayBatching;
 import dev.puddle.core.aws.SqsEventRelay;
 import dev.puddle.core.events.EventRelay;
 import dev.puddle.core.events.EventRelayQueue;
@@ -13,10 +14,10 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * The event relay of the local twin, laid out as on AWS but for its target: on the twin's SQS
  * server, the relay's queue of nudges ({@value #RELAY_QUEUE}, with its dead-letter queue), the
- * relay handler fed by a poller that plays Lambda's event source mapping, the event sweep on the
- * purge sweep's schedule, and, instead of an EventBridge bus, the queue {@value #EVENTS_QUEUE} the
- * CloudEvents are published to, for people to watch: {@code aws sqs receive-message --endpoint-url
- * <sqs> --queue-url <url of puddle-events>}.
+ * relay handler fed by a poller that plays Lambda's event source mapping (batching as the stack's,
+ * {@link EventRelayBatching}), the event sweep on the purge sweep's schedule, and, instead of an
+ * EventBridge bus, the queue {@value #EVENTS_QUEUE} the CloudEvents are published to, for people to
+ * watch: {@code aws sqs receive-message --endpoint-url <sqs> --queue-url <url of puddle-events>}.
  */
 public final class LocalEvents implements AutoCloseable {
   public static final String RELAY_QUEUE = "puddle-event-relay";
@@ -47,7 +48,13 @@ public final class LocalEvents implements AutoCloseable {
     EventStore store = new EventStore(database);
     EventRelayHandler handler =
         new EventRelayHandler(new EventRelay(store, new SqsEventRelay(sqs.client(), events)));
-    PurgePoller poller = new PurgePoller(sqs.client(), relay, handler, options.functionTimeout());
+    PurgePoller poller =
+        new PurgePoller(
+            sqs.client(),
+            relay,
+            handler,
+            options.functionTimeout(),
+            new PurgePoller.Batching(EventRelayBatching.BATCH_SIZE, EventRelayBatching.WINDOW));
     EventSweepHandler sweep =
         new EventSweepHandler(new EventSweep(store, relayQueue, options.sweepInterval()));
     // events committed while the twin was down: the queues are new

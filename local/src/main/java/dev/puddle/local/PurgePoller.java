@@ -25,23 +25,37 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * Plays Lambda's SQS event source mapping in front of the purge handler: receives batches of up to
- * ten messages, invokes the handler with them as the SQS event JSON Lambda sends, and deletes the
- * messages the handler did not report in {@code batchItemFailures}. When the invocation itself
- * fails, nothing is deleted, so the whole batch is delivered again after the visibility timeout,
- * and after the queue's {@code maxReceiveCount} receives SQS moves a message to the dead-letter
- * queue.
+ * ten messages (or, with a batching window, gathers messages for the window from the first, up to
+ * its batch size, as the mapping's {@code MaximumBatchingWindowInSeconds} does), invokes the
+ * handler with them as the SQS event JSON Lambda sends, and deletes the messages the handler did
+ * not report in {@code batchItemFailures}. When the invocation itself fails, nothing is deleted, so
+ * the whole batch is delivered again after the visibility timeout, and after the queue's {@code
+ * maxReceiveCount} receives SQS moves a message to the dead-letter queue.
  */
 public final class PurgePoller implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PurgePoller.class);
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-  private static final int BATCH_SIZE = 10;
+
+  /** The most messages one receive (and one batch delete) takes. */
+  private static final int RECEIVE_MAX = 10;
+
   private static final Duration LONG_POLL = Duration.ofSeconds(1);
+
+  /**
+   * How the mapping batches: up to {@code size} messages per invocation, gathered for {@code
+   * window} from the first one received (none: what one receive returns, up to ten).
+   */
+  public record Batching(int size, Duration window) {
+    /** One receive's messages per invocation, as a mapping without a batching window. */
+    public static final Batching NONE = new Batching(RECEIVE_MAX, Duration.ZERO);
+  }
 
   private final SqsClient sqs;
   private final LocalSqs.QueuePair queue;
   private final RequestStreamHandler handler;
   private final Duration functionTimeout;
+  private final Batching batching;
   private final Thread thread;
   private volatile boolean running = true;
 
@@ -53,10 +67,24 @@ public final class PurgePoller implements AutoCloseable {
       LocalSqs.QueuePair queue,
       RequestStreamHandler handler,
       Duration functionTimeout) {
+    this(sqs, queue, handler, functionTimeout, Batching.NONE);
+  }
+
+  /**
+   * @param functionTimeout the time limit each invocation gets, as the function's timeout
+   * @param batching how the mapping gathers messages into one invocation
+   */
+  public PurgePoller(
+      SqsClient sqs,
+      LocalSqs.QueuePair queue,
+      RequestStreamHandler handler,
+      Duration functionTimeout,
+      Batching batching) {
     this.sqs = sqs;
     this.queue = queue;
     this.handler = handler;
     this.functionTimeout = functionTimeout;
+    this.batching = batching;
     String name = queue.url().substring(queue.url().lastIndexOf('/') + 1);
     this.thread = new Thread(this::run, name + "-poller");
     thread.setDaemon(true);
@@ -80,21 +108,31 @@ public final class PurgePoller implements AutoCloseable {
   }
 
   /**
-   * Receives one batch, waiting up to a second for it, and invokes the handler with it; returns how
-   * many messages it received.
+   * Receives one batch, waiting up to a second for its first message (and then, with a batching
+   * window, for the window), and invokes the handler with it; returns how many messages it
+   * received.
    */
   public int pollOnce() throws IOException {
     List<Message> messages =
-        sqs.receiveMessage(
-                b ->
-                    b.queueUrl(queue.url())
-                        .maxNumberOfMessages(BATCH_SIZE)
-                        .waitTimeSeconds((int) LONG_POLL.toSeconds())
-                        .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
-                        .messageAttributeNames("All"))
-            .messages();
+        new ArrayList<>(
+            receive((int) LONG_POLL.toSeconds(), Math.min(RECEIVE_MAX, batching.size())));
     if (messages.isEmpty()) {
       return 0;
+    }
+    if (!batching.window().isZero()) {
+      try {
+        // the mapping gathers for its window from the first message on
+        Thread.sleep(batching.window());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      while (messages.size() < batching.size()) {
+        List<Message> more = receive(0, Math.min(RECEIVE_MAX, batching.size() - messages.size()));
+        if (more.isEmpty()) {
+          break;
+        }
+        messages.addAll(more);
+      }
     }
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     handler.handleRequest(
@@ -118,10 +156,23 @@ public final class PurgePoller implements AutoCloseable {
                 .build());
       }
     }
-    if (!done.isEmpty()) {
-      sqs.deleteMessageBatch(b -> b.queueUrl(queue.url()).entries(done));
+    for (int from = 0; from < done.size(); from += RECEIVE_MAX) {
+      List<DeleteMessageBatchRequestEntry> chunk =
+          done.subList(from, Math.min(done.size(), from + RECEIVE_MAX));
+      sqs.deleteMessageBatch(b -> b.queueUrl(queue.url()).entries(chunk));
     }
     return messages.size();
+  }
+
+  private List<Message> receive(int waitSeconds, int max) {
+    return sqs.receiveMessage(
+            b ->
+                b.queueUrl(queue.url())
+                    .maxNumberOfMessages(max)
+                    .waitTimeSeconds(waitSeconds)
+                    .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
+                    .messageAttributeNames("All"))
+        .messages();
   }
 
   private SqsEvent event(List<Message> messages) {
@@ -163,7 +214,7 @@ public final class PurgePoller implements AutoCloseable {
   public void close() {
     running = false;
     try {
-      thread.join(functionTimeout.plus(LONG_POLL).toMillis());
+      thread.join(functionTimeout.plus(LONG_POLL).plus(batching.window()).toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

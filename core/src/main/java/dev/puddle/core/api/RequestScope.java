@@ -15,7 +15,14 @@ public final class RequestScope {
   private final RequestStats stats = new RequestStats();
   private String realm;
   private String principal;
-  private Runnable afterEventsCommitted = () -> {};
+  private EventsListener events =
+      new EventsListener() {
+        @Override
+        public void recorded() {}
+
+        @Override
+        public void committed() {}
+      };
 
   public RequestScope(Deadline deadline) {
     this.deadline = deadline;
@@ -61,17 +68,31 @@ public final class RequestScope {
     return realm;
   }
 
+  /** What the request does as its transactions record change events and commit them. */
+  public interface EventsListener {
+    /** A transaction of the request recorded its first event; it has not committed yet. */
+    void recorded();
+
+    /** A transaction of the request has committed the events it recorded. */
+    void committed();
+  }
+
   /**
-   * What to do each time a transaction of the request has committed change events: tell the relay
-   * (the last action given replaces the ones before).
+   * Who hears of the request's change events: the relay's nudges (the last listener given replaces
+   * the one before).
    */
-  public void afterEventsCommitted(Runnable action) {
-    this.afterEventsCommitted = action;
+  public void listenToEvents(EventsListener listener) {
+    this.events = listener;
+  }
+
+  /** A transaction of the request recorded its first change event, not yet committed. */
+  public void eventsRecorded() {
+    events.recorded();
   }
 
   /** A transaction of the request has committed change events. */
   public void eventsCommitted() {
-    afterEventsCommitted.run();
+    events.committed();
   }
 
   /** The principal the request's token names; null unless it was authenticated. */

@@ -4,6 +4,7 @@ import dev.puddle.core.events.CloudEvents;
 import dev.puddle.core.events.EventPublisher;
 import dev.puddle.core.events.EventRelayQueue;
 import dev.puddle.core.metastore.StoredEvent;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -27,8 +28,10 @@ public final class SqsEventRelay implements EventRelayQueue, EventPublisher {
   }
 
   @Override
-  public void nudge() {
-    sqs.sendMessage(b -> b.queueUrl(queueUrl).messageBody(NUDGE));
+  public void nudge(Duration delay) {
+    int seconds = Math.toIntExact(delay.toSeconds());
+    sqs.sendMessage(
+        b -> b.queueUrl(queueUrl).messageBody(NUDGE).delaySeconds(seconds > 0 ? seconds : null));
   }
 
   @Override

@@ -44,36 +44,54 @@ public final class EventRelay {
   /**
    * Publishes what it can by the deadline. Returns with {@code more} when another invocation holds
    * the relay: that one publishes, and its own nudge was enough.
+   *
+   * <p>An invocation refused the claim deletes its nudges, trusting the holder with their events.
+   * So the holder, once it has let go, looks once more and takes the relay again for events that
+   * committed after its last read: else an event committed between that read and the release would
+   * wait for the sweep.
    */
   public Result run(Deadline deadline) {
-    UUID claim = UUID.randomUUID();
-    Duration lease =
-        (deadline.isNone() ? Duration.ofMinutes(1) : deadline.remaining()).plus(LEASE_GRACE);
-    if (!store.claimRelay(claim, lease)) {
-      return new Result(0, false);
-    }
     int published = 0;
-    try {
-      while (deadline.allowsAnotherStep()) {
-        List<StoredEvent> pending = store.unpublished(READ_AHEAD);
-        if (pending.isEmpty()) {
-          return new Result(published, false);
-        }
-        List<StoredEvent> batch = batch(pending);
-        int accepted = publisher.publish(batch);
-        List<Long> ids = batch.subList(0, accepted).stream().map(StoredEvent::id).toList();
-        if (!store.markPublished(claim, ids)) {
-          return new Result(published, true); // a later invocation took over
-        }
-        published += accepted;
-        if (accepted < batch.size()) {
-          return new Result(published, true); // refused: the redelivery tries again
-        }
+    while (true) {
+      UUID claim = UUID.randomUUID();
+      Duration lease =
+          (deadline.isNone() ? Duration.ofMinutes(1) : deadline.remaining()).plus(LEASE_GRACE);
+      if (!store.claimRelay(claim, lease)) {
+        return new Result(published, false);
       }
-      return new Result(published, true);
-    } finally {
-      store.releaseRelay(claim);
+      Result pass;
+      try {
+        pass = drain(claim, deadline);
+      } finally {
+        store.releaseRelay(claim);
+      }
+      published += pass.published();
+      if (pass.more() || store.unpublished(1).isEmpty()) {
+        return new Result(published, pass.more());
+      }
     }
+  }
+
+  /** Publishes under {@code claim} until no event is left or the deadline allows no more. */
+  private Result drain(UUID claim, Deadline deadline) {
+    int published = 0;
+    while (deadline.allowsAnotherStep()) {
+      List<StoredEvent> pending = store.unpublished(READ_AHEAD);
+      if (pending.isEmpty()) {
+        return new Result(published, false);
+      }
+      List<StoredEvent> batch = batch(pending);
+      int accepted = publisher.publish(batch);
+      List<Long> ids = batch.subList(0, accepted).stream().map(StoredEvent::id).toList();
+      if (!store.markPublished(claim, ids)) {
+        return new Result(published, true); // a later invocation took over
+      }
+      published += accepted;
+      if (accepted < batch.size()) {
+        return new Result(published, true); // refused: the redelivery tries again
+      }
+    }
+    return new Result(published, true);
   }
 
   /** The first events, in order, up to the batch limit and the first second event of an object. */

@@ -1,5 +1,6 @@
 package dev.puddle.core.metastore;
 
+import dev.puddle.core.api.RequestScope;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,8 +16,11 @@ public final class ChangeEvents {
 
   ChangeEvents() {}
 
-  /** Records that the transaction made this change. */
+  /** Records that the transaction made this change; the request hears of its first. */
   public void add(ChangeEvent event) {
+    if (events.isEmpty()) {
+      RequestScope.current().eventsRecorded();
+    }
     events.add(event);
   }
 

@@ -349,7 +349,7 @@ public final class CatalogApi {
           }
         };
     RelayNudges nudges = new RelayNudges(eventRelayQueue, RequestScope.current().deadline());
-    RequestScope.current().afterEventsCommitted(nudges::start);
+    RequestScope.current().listenToEvents(nudges);
     try {
       Response response =
           idempotency != null && IdempotentRequests.applies(request)

@@ -12,9 +12,14 @@ import dev.puddle.core.metastore.EventStore;
 import dev.puddle.core.metastore.FreshDatabase;
 import dev.puddle.core.metastore.IdempotencyMark;
 import dev.puddle.core.metastore.Namespaces;
+import dev.puddle.core.metastore.PostgresConnections;
 import dev.puddle.core.metastore.StoredEvent;
 import dev.puddle.core.metastore.Warehouse;
 import dev.puddle.core.metastore.Warehouses;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -151,10 +156,57 @@ class EventRelayTest {
   }
 
   @Test
+  void anEventCommittedWhileAnotherInvocationWasRefusedIsPublishedByTheHolder(Database database)
+      throws SQLException {
+    namespaces.create(warehouse, Namespace.of("a"), Map.of(), ALICE);
+    EventRelay.Result[] refused = {null};
+    // the holder's own store, on connections that, just before it lets go of the relay, have a
+    // change commit and another invocation (its nudge) find the relay claimed, as happens when the
+    // change commits after the holder's last read
+    String url = database.read(connection -> connection.getMetaData().getURL());
+    Database.ConnectionFactory plain = PostgresConnections.factory(url, "postgres", null);
+    Runnable beforeRelease =
+        () -> {
+          if (refused[0] == null) {
+            namespaces.create(warehouse, Namespace.of("late"), Map.of(), ALICE);
+            refused[0] = new EventRelay(store, publisher).run(Deadline.none());
+          }
+        };
+    try (Database holders = new Database(() -> beforeReleasing(plain.open(), beforeRelease), 2)) {
+      EventRelay.Result result =
+          new EventRelay(new EventStore(holders), publisher).run(Deadline.none());
+
+      assertThat(refused[0]).isEqualTo(new EventRelay.Result(0, false));
+      assertThat(result).isEqualTo(new EventRelay.Result(2, false));
+    }
+    assertThat(store.unpublished(10)).isEmpty();
+    assertThat(published()).containsExactlyElementsOf(feedIds());
+  }
+
+  /** {@code connection}, running {@code hook} before each statement that lets go of the relay. */
+  private static Connection beforeReleasing(Connection connection, Runnable hook) {
+    return (Connection)
+        Proxy.newProxyInstance(
+            Connection.class.getClassLoader(),
+            new Class<?>[] {Connection.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("prepareStatement")
+                  && ((String) args[0]).startsWith("UPDATE event_relay SET claim_id = NULL")) {
+                hook.run();
+              }
+              try {
+                return method.invoke(connection, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
+  @Test
   void theSweepNudgesForEventsLeftWaitingAndDeletesExpiredOnes() {
     namespaces.create(warehouse, Namespace.of("a"), Map.of(), ALICE);
     int[] nudges = {0};
-    EventSweep sweep = new EventSweep(store, () -> nudges[0]++, Duration.ZERO);
+    EventSweep sweep = new EventSweep(store, delay -> nudges[0]++, Duration.ZERO);
 
     assertThat(sweep.run()).isEqualTo(new EventSweep.Result(true, 0));
     new EventRelay(store, publisher).run(Deadline.none());
