@@ -198,53 +198,30 @@ public final class CatalogObjects {
 
   /**
    * Inserts the object's row, or throws: no such namespace, the name taken, or (for an object that
-   * owns its location) the location overlapping another. An owned location takes the warehouse's
-   * location lock in a statement of its own first, so that the overlap check, made in the insert's
-   * statement, reads a snapshot taken once the lock is held: every create that took the lock before
-   * has committed or rolled back by then, and is seen. So a create costs two statements, the lock
-   * and the insert, or one without a location of its own.
+   * owns its location) the location overlapping another. One statement, a call of {@code
+   * create_catalog_object} (V18): for an owned location, the warehouse's location lock, then in
+   * statements that begin once it is held (so they see every create that took the lock before) the
+   * overlap checks and the insert; without one, the insert alone.
    */
   static void insert(Connection connection, Warehouse warehouse, CatalogObject object)
       throws SQLException {
     TableIdentifier identifier = object.identifier();
     String location = Locations.normalize(object.location());
-    if (object.ownsLocation()) {
-      Locations.lock(connection, warehouse.id());
-    }
-    // the namespace's id, the first overlapping location (none unless owned), and whether the row
-    // went in: the insert is made only if the namespace exists and nothing overlaps
-    String conflicts =
-        object.ownsLocation()
-            ? Locations.OBJECT_LOCATION_CONFLICT
-            : "SELECT NULL::integer AS what, NULL::text AS location WHERE false";
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "WITH ns AS (SELECT id FROM namespace WHERE warehouse_id = ? AND levels = ?),"
-                + " conflict AS ("
-                + conflicts
-                + "), inserted AS (INSERT INTO catalog_object (id, warehouse_id, namespace_id,"
-                + " name, kind, location, owns_location, metadata_location, metadata)"
-                + " SELECT ?::uuid, ?::bigint, ns.id, ?::text, ?::text, ?::text, ?::boolean,"
-                + " ?::text, ?::text FROM ns WHERE NOT EXISTS (SELECT 1 FROM conflict)"
-                + " ON CONFLICT (namespace_id, name) DO NOTHING RETURNING 1)"
-                + " SELECT (SELECT id FROM ns), (SELECT what FROM conflict),"
-                + " (SELECT location FROM conflict), (SELECT count(*) FROM inserted)")) {
+            "SELECT * FROM create_catalog_object(?, ?, ?, ?, ?::uuid, ?, ?, ?, ?, ?, ?, ?)")) {
       int p = 1;
       statement.setLong(p++, warehouse.id());
       statement.setArray(p++, Namespaces.levels(connection, identifier.namespace()));
-      if (object.ownsLocation()) {
-        p =
-            Locations.bindObjectLocationConflict(
-                connection, statement, p, warehouse.id(), object.id(), location);
-      }
+      p = Locations.bindLockKey(statement, p, warehouse.id());
       statement.setObject(p++, object.id());
-      statement.setLong(p++, warehouse.id());
       statement.setString(p++, identifier.name());
       statement.setString(p++, object.kind().sql());
       statement.setString(p++, location);
       statement.setBoolean(p++, object.ownsLocation());
       statement.setString(p++, object.metadataLocation());
-      statement.setString(p, object.metadataJson());
+      statement.setString(p++, object.metadataJson());
+      statement.setArray(p, Locations.ancestorsArray(connection, location));
       try (ResultSet rs = statement.executeQuery()) {
         rs.next();
         rs.getLong(1);
@@ -255,7 +232,7 @@ public final class CatalogObjects {
         if (!rs.wasNull()) {
           throw Locations.objectLocationConflict(location, what, rs.getString(3));
         }
-        if (rs.getLong(4) == 0) {
+        if (!rs.getBoolean(4)) {
           Kind existing =
               find(connection, warehouse, identifier, false).map(CatalogObject::kind).orElse(null);
           throw alreadyExists(object.kind(), existing, identifier);
@@ -263,7 +240,7 @@ public final class CatalogObjects {
       }
     } catch (SQLException e) {
       if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
-        // the namespace was dropped after the statement read it
+        // the namespace was dropped after the function read it
         throw noSuchNamespace(identifier);
       }
       throw e;
