@@ -308,16 +308,14 @@ class OperationCostTest {
       System.out.println(commit.line("commit, idempotency key"));
 
       // createTable: the five statements of loadTableReadsPostgresOnly…, then
-      //  6. WITH wrote … expired AS (DELETE a few long-expired keys), claimed AS (INSERT INTO
-      //     idempotency_key … the response … ON CONFLICT DO UPDATE … WHERE the key is free or
-      //     this attempt's), the transaction's last statement, before its COMMIT
+      //  6. SELECT * FROM write_idempotency_key(true, …) (V18: if the transaction wrote, deletes a
+      //     few long-expired keys and claims the key with the response, INSERT … ON CONFLICT DO
+      //     UPDATE … WHERE the key is free or this attempt's), the transaction's last statement,
+      //     before its COMMIT
       // six statements, seven round trips (six without a key); nothing after the COMMIT
       assertThat(create.sql()).as(create.describe()).hasSize(6);
       assertThat(create.sql().get(4)).startsWith("WITH feed_lock");
-      assertThat(create.sql().get(5))
-          .startsWith("WITH wrote")
-          .contains("DELETE FROM idempotency_key")
-          .contains("INSERT INTO idempotency_key");
+      assertThat(create.sql().get(5)).startsWith("SELECT * FROM write_idempotency_key(");
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
       assertThat(create.roundTrips()).isEqualTo(7);
 
@@ -328,7 +326,7 @@ class OperationCostTest {
       assertThat(commit.sql().get(1)).isEqualTo("SELECT 1");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
       assertThat(commit.sql().get(4)).startsWith("WITH feed_lock");
-      assertThat(commit.sql().get(5)).startsWith("WITH wrote");
+      assertThat(commit.sql().get(5)).startsWith("SELECT * FROM write_idempotency_key(");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
       assertThat(commit.roundTrips()).isEqualTo(7);
     }

@@ -92,3 +92,54 @@ BEGIN
     RETURN NEXT;
 END
 $$;
+
+-- An idempotency key's write (IdempotencyKeys), in one call whose plans the connection keeps: the
+-- claim a keyed change makes as its transaction's last statement (p_apply true), planned 0.16 to
+-- 0.24 ms on every create and commit as the statement it was, or the final response an attempt
+-- stores once it has one (p_apply false). Both first delete a few long-expired keys (at most 20,
+-- taken with SKIP LOCKED, so two writers never wait for each other there), never the key written.
+-- An attempt takes the key's row if it owns it already, the key outlived its lifetime (p_lifetime,
+-- seconds), or its attempt ended without a response and without applying anything.
+--
+-- A claim is made only if the transaction wrote something (it comes last, so its transaction id
+-- tells): it then marks the key applied, with the lease p_lease (seconds) and the response if
+-- there is one. A finish ends the lease and, for an attempt other than the one that applied,
+-- leaves the key not applied. Returns whether the transaction wrote (always true for a finish) and
+-- whether the key's row is now this attempt's.
+CREATE FUNCTION write_idempotency_key(
+    p_apply boolean, p_lifetime double precision, p_realm text, p_key uuid, p_request_hash bytea,
+    p_operation text, p_attempt uuid, p_lease double precision, p_status integer,
+    p_headers text, p_body bytea)
+RETURNS TABLE (wrote boolean, taken boolean)
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    wrote := NOT p_apply OR txid_current_if_assigned() IS NOT NULL;
+    taken := false;
+    IF NOT wrote THEN
+        RETURN NEXT; -- a transaction that changed nothing claims nothing
+        RETURN;
+    END IF;
+    DELETE FROM idempotency_key WHERE ctid = ANY (ARRAY(
+        SELECT e.ctid FROM idempotency_key e
+        WHERE e.created_at < now() - make_interval(secs => p_lifetime) - interval '1 hour'
+            AND NOT (e.realm_id = p_realm AND e.key = p_key)
+        ORDER BY e.created_at LIMIT 20 FOR UPDATE SKIP LOCKED));
+    INSERT INTO idempotency_key AS k (realm_id, key, request_hash, operation, attempt,
+            lease_until, applied, status, headers, body)
+        VALUES (p_realm, p_key, p_request_hash, p_operation, p_attempt,
+            now() + make_interval(secs => p_lease), p_apply, p_status, p_headers, p_body)
+        ON CONFLICT (realm_id, key) DO UPDATE SET
+            request_hash = EXCLUDED.request_hash, operation = EXCLUDED.operation,
+            attempt = EXCLUDED.attempt, lease_until = EXCLUDED.lease_until,
+            created_at = CASE WHEN k.created_at < now() - make_interval(secs => p_lifetime)
+                THEN now() ELSE k.created_at END,
+            applied = p_apply OR (k.attempt = EXCLUDED.attempt AND k.applied),
+            status = EXCLUDED.status, headers = EXCLUDED.headers, body = EXCLUDED.body
+        WHERE k.attempt = EXCLUDED.attempt
+            OR k.created_at < now() - make_interval(secs => p_lifetime)
+            OR (k.status IS NULL AND NOT k.applied AND k.lease_until < now()
+                AND k.request_hash = EXCLUDED.request_hash);
+    taken := FOUND;
+    RETURN NEXT;
+END
+$$;
