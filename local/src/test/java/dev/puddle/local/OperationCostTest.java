@@ -206,9 +206,9 @@ class OperationCostTest {
       // createTable: 1 S3 PUT (v0 metadata.json, uploading while the transaction's statements
       // run) and no reads. Five SQL statements, six round trips:
       //  1. SELECT * FROM caller_access(…) (the caller's access)
-      //  2. SELECT namespace location, catalog_object kind (BaseMetastoreCatalog's create check,
-      //     does the table exist?, and the namespace's location, under which the default table
-      //     location lies, in one statement: Namespaces.createSite)
+      //  2. SELECT * FROM create_site(…) (V18: BaseMetastoreCatalog's create check, does the
+      //     table exist?, and the namespace's location, under which the default table location
+      //     lies, in one statement: Namespaces.createSite)
       //  in one transaction (CatalogObjects.create, 1 COMMIT once the file is written):
       //  3. SELECT 1 (sent together with BEGIN: finds a kept connection broken before any work;
       //     no SET, which would pin the session in RDS Proxy)
@@ -219,8 +219,7 @@ class OperationCostTest {
       assertThat(create.s3Kinds()).as(create.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
       assertThat(create.sql()).as(create.describe()).hasSize(5);
       assertThat(create.sql().get(0)).contains("FROM caller_access(");
-      assertThat(create.sql().get(1))
-          .startsWith("SELECT n.location, o.kind FROM namespace n LEFT JOIN catalog_object o");
+      assertThat(create.sql().get(1)).startsWith("SELECT * FROM create_site(");
       assertThat(create.sql().get(2)).isEqualTo("SELECT 1");
       assertThat(create.sql().get(3)).startsWith("SELECT * FROM create_catalog_object(");
       assertThat(create.sql().get(4)).startsWith("WITH feed_lock");
@@ -240,7 +239,8 @@ class OperationCostTest {
       //     requirements are checked against it
       //  then one transaction (1 COMMIT), the file uploading meanwhile:
       //  2. SELECT 1 (sent together with BEGIN: finds a kept connection broken before any work)
-      //  3. SELECT catalog_object … FOR UPDATE (the row locked: still that version?)
+      //  3. SELECT * FROM catalog_object_locked(…) (V18: the row locked, FOR UPDATE: still that
+      //     version?)
       //  4. UPDATE catalog_object SET metadata_location, metadata … WHERE id = ? AND
       //     metadata_location = ? (the swap)
       //  5. WITH feed_lock … INSERT INTO catalog_event (the commit's event)
@@ -250,7 +250,7 @@ class OperationCostTest {
       assertThat(commit.sql()).as(commit.describe()).hasSize(5);
       assertThat(commit.sql().get(0)).contains("FROM caller_access_and_object(");
       assertThat(commit.sql().get(1)).isEqualTo("SELECT 1");
-      assertThat(commit.sql().get(2)).contains("FOR UPDATE");
+      assertThat(commit.sql().get(2)).startsWith("SELECT * FROM catalog_object_locked(");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
       assertThat(commit.sql().get(4)).startsWith("WITH feed_lock");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);

@@ -95,30 +95,25 @@ public final class CatalogObjects {
   }
 
   /**
-   * The object of the lookup, locked for the transaction ({@code SELECT … FOR UPDATE}).
+   * The object of the lookup, locked for the transaction ({@code SELECT … FOR UPDATE}), read by the
+   * function {@code catalog_object_locked} (migration V18), whose plan is kept.
    *
-   * <p>The same read as the function {@code catalog_object_named} (migration V6) and the object
-   * half of {@code caller_access_and_object} (V7), plus the row lock: the "row without metadata if
+   * <p>The same read as the function {@code catalog_object_named} (V6) and the object half of
+   * {@code caller_access_and_object} (V7, V17), plus the row lock: the "row without metadata if
    * known" query exists three times, and a change to one is a change to all three, made by a new
-   * migration that replaces both functions. This one cannot call the function, since {@code FOR
-   * UPDATE} locks rows of tables, not of a function's result; V7 writes the query out rather than
-   * calling V6's function because a nested call costs as much as the statement; and applied
+   * migration that replaces the functions. This one cannot lock through V6's function, since {@code
+   * FOR UPDATE} locks rows of tables, not of a function's result; V7 writes the query out rather
+   * than calling V6's function because a nested call costs as much as the statement; and applied
    * migrations are never edited, so deriving all three from one definition would take a migration
-   * replacing both functions for no change in behaviour. {@code CatalogObjectsTest} checks that the
+   * replacing the functions for no change in behaviour. {@code CatalogObjectsTest} checks that the
    * three read the same.
    */
   private static Optional<CatalogObject> findLocked(Connection connection, Lookup lookup)
       throws SQLException {
     try (PreparedStatement statement =
-        connection.prepareStatement(
-            "SELECT o.id, o.kind, o.location, o.owns_location, o.metadata_location,"
-                + " CASE WHEN o.metadata_location = ? THEN NULL ELSE o.metadata END AS metadata"
-                + " FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
-                + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ? FOR UPDATE OF o")) {
-      statement.setString(1, lookup.knownLocation());
-      statement.setLong(2, lookup.warehouseId());
-      statement.setArray(3, Namespaces.levels(connection, lookup.identifier().namespace()));
-      statement.setString(4, lookup.identifier().name());
+        connection.prepareStatement("SELECT * FROM catalog_object_locked(?, ?, ?, ?)")) {
+      statement.setLong(1, lookup.warehouseId());
+      lookup.bindName(connection, statement, 2);
       try (ResultSet rs = statement.executeQuery()) {
         return rs.next() ? Optional.of(lookup.read(rs, Lookup.COLUMNS)) : Optional.empty();
       }

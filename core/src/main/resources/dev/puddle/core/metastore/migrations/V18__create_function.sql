@@ -143,3 +143,40 @@ BEGIN
     RETURN NEXT;
 END
 $$;
+
+-- The table or view of a name locked for the transaction (FOR UPDATE), as a commit locks it before
+-- checking its requirements: catalog_object_named (V6) with the row lock, its metadata JSON left
+-- out when its metadata location is p_known_location. A statement with a join planned anew on
+-- every commit (0.11-0.15 ms) became a call whose plan the connection keeps. VOLATILE, as a
+-- function that locks rows must be; a lock that waited sees the row as the commit that held it
+-- left it, as the statement did.
+CREATE FUNCTION catalog_object_locked(
+    p_warehouse bigint, p_levels text[], p_name text, p_known_location text)
+RETURNS TABLE (
+    id uuid, kind text, location text, owns_location boolean, metadata_location text,
+    metadata text)
+LANGUAGE plpgsql VOLATILE AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
+    SELECT o.id, o.kind, o.location, o.owns_location, o.metadata_location,
+        CASE WHEN o.metadata_location = p_known_location THEN NULL ELSE o.metadata END
+    FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id
+    WHERE n.warehouse_id = p_warehouse AND n.levels = p_levels AND o.name = p_name
+    FOR UPDATE OF o;
+END
+$$;
+
+-- Where a table or view would be created (Namespaces.createSite): the namespace's location (a row
+-- only if the namespace exists) and the kind of an object already of that name. A join planned
+-- anew on every create (0.11-0.13 ms, to run it 0.02 ms) became a call whose plan is kept.
+CREATE FUNCTION create_site(p_warehouse bigint, p_levels text[], p_name text)
+RETURNS TABLE (namespace_location text, existing_kind text)
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    RETURN QUERY
+    SELECT n.location, o.kind FROM namespace n
+        LEFT JOIN catalog_object o ON o.namespace_id = n.id AND o.name = p_name
+    WHERE n.warehouse_id = p_warehouse AND n.levels = p_levels;
+END
+$$;
