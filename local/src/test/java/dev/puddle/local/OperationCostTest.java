@@ -204,33 +204,26 @@ class OperationCostTest {
       // reads its table's row in the same statement.
       //
       // createTable: 1 S3 PUT (v0 metadata.json, uploading while the transaction's statements
-      // run) and no reads. Six SQL statements, seven round trips:
+      // run) and no reads. Five SQL statements, six round trips:
       //  1. SELECT * FROM caller_access(…) (the caller's access)
-      //  2. SELECT namespace location, catalog_object kind (BaseMetastoreCatalog's create check,
-      //     does the table exist?, and the namespace's location, under which the default table
-      //     location lies, in one statement: Namespaces.createSite)
+      //  2. SELECT * FROM create_site(…) (V18: BaseMetastoreCatalog's create check, does the
+      //     table exist?, and the namespace's location, under which the default table location
+      //     lies, in one statement: Namespaces.createSite)
       //  in one transaction (CatalogObjects.create, 1 COMMIT once the file is written):
       //  3. SELECT 1 (sent together with BEGIN: finds a kept connection broken before any work;
       //     no SET, which would pin the session in RDS Proxy)
-      //  4. SELECT pg_advisory_xact_lock (the warehouse's location lock, in a statement of its
-      //     own: the next statement's snapshot then sees every create that held it before)
-      //  5. WITH ns AS (the namespace id), conflict AS (the first location that overlaps the new
-      //     one: of a table or view, of one dropped and kept for undrop, of a namespace; UNION
-      //     ALL), inserted AS (INSERT INTO catalog_object … unless no namespace or a conflict)
-      //  6. WITH feed_lock … INSERT INTO catalog_event (the change's event, under its feed's lock)
+      //  4. SELECT * FROM create_catalog_object(…) (V18: the warehouse's location lock, then, in
+      //     statements that see every create that held it before, the overlap checks and the
+      //     insert, each with a plan the server connection keeps)
+      //  5. WITH feed_lock … INSERT INTO catalog_event (the change's event, under its feed's lock)
       assertThat(create.s3Kinds()).as(create.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
-      assertThat(create.sql()).as(create.describe()).hasSize(6);
+      assertThat(create.sql()).as(create.describe()).hasSize(5);
       assertThat(create.sql().get(0)).contains("FROM caller_access(");
-      assertThat(create.sql().get(1))
-          .startsWith("SELECT n.location, o.kind FROM namespace n LEFT JOIN catalog_object o");
+      assertThat(create.sql().get(1)).startsWith("SELECT * FROM create_site(");
       assertThat(create.sql().get(2)).isEqualTo("SELECT 1");
-      assertThat(create.sql().get(3)).contains("pg_advisory_xact_lock");
-      assertThat(create.sql().get(4))
-          .startsWith("WITH ns AS")
-          .contains("UNION ALL")
-          .contains("INSERT INTO catalog_object");
-      assertThat(create.sql().get(5)).startsWith("WITH feed_lock");
-      assertThat(create.roundTrips()).isEqualTo(7);
+      assertThat(create.sql().get(3)).startsWith("SELECT * FROM create_catalog_object(");
+      assertThat(create.sql().get(4)).startsWith("WITH feed_lock");
+      assertThat(create.roundTrips()).isEqualTo(6);
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
 
       // loadTable: PostgreSQL only, one statement: the caller's access and the table's row,
@@ -246,7 +239,8 @@ class OperationCostTest {
       //     requirements are checked against it
       //  then one transaction (1 COMMIT), the file uploading meanwhile:
       //  2. SELECT 1 (sent together with BEGIN: finds a kept connection broken before any work)
-      //  3. SELECT catalog_object … FOR UPDATE (the row locked: still that version?)
+      //  3. SELECT * FROM catalog_object_locked(…) (V18: the row locked, FOR UPDATE: still that
+      //     version?)
       //  4. UPDATE catalog_object SET metadata_location, metadata … WHERE id = ? AND
       //     metadata_location = ? (the swap)
       //  5. WITH feed_lock … INSERT INTO catalog_event (the commit's event)
@@ -256,7 +250,7 @@ class OperationCostTest {
       assertThat(commit.sql()).as(commit.describe()).hasSize(5);
       assertThat(commit.sql().get(0)).contains("FROM caller_access_and_object(");
       assertThat(commit.sql().get(1)).isEqualTo("SELECT 1");
-      assertThat(commit.sql().get(2)).contains("FOR UPDATE");
+      assertThat(commit.sql().get(2)).startsWith("SELECT * FROM catalog_object_locked(");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
       assertThat(commit.sql().get(4)).startsWith("WITH feed_lock");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
@@ -313,19 +307,17 @@ class OperationCostTest {
       System.out.println(create.line("createTable, idempotency key"));
       System.out.println(commit.line("commit, idempotency key"));
 
-      // createTable: the six statements of loadTableReadsPostgresOnly…, then
-      //  7. WITH wrote … expired AS (DELETE a few long-expired keys), claimed AS (INSERT INTO
-      //     idempotency_key … the response … ON CONFLICT DO UPDATE … WHERE the key is free or
-      //     this attempt's), the transaction's last statement, before its COMMIT
-      // seven statements, eight round trips (seven without a key); nothing after the COMMIT
-      assertThat(create.sql()).as(create.describe()).hasSize(7);
-      assertThat(create.sql().get(5)).startsWith("WITH feed_lock");
-      assertThat(create.sql().get(6))
-          .startsWith("WITH wrote")
-          .contains("DELETE FROM idempotency_key")
-          .contains("INSERT INTO idempotency_key");
+      // createTable: the five statements of loadTableReadsPostgresOnly…, then
+      //  6. SELECT * FROM write_idempotency_key(true, …) (V18: if the transaction wrote, deletes a
+      //     few long-expired keys and claims the key with the response, INSERT … ON CONFLICT DO
+      //     UPDATE … WHERE the key is free or this attempt's), the transaction's last statement,
+      //     before its COMMIT
+      // six statements, seven round trips (six without a key); nothing after the COMMIT
+      assertThat(create.sql()).as(create.describe()).hasSize(6);
+      assertThat(create.sql().get(4)).startsWith("WITH feed_lock");
+      assertThat(create.sql().get(5)).startsWith("SELECT * FROM write_idempotency_key(");
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
-      assertThat(create.roundTrips()).isEqualTo(8);
+      assertThat(create.roundTrips()).isEqualTo(7);
 
       // the commit: the five statements of a commit and the claim, with the response, last in its
       // transaction: six statements, seven round trips (six without a key)
@@ -334,7 +326,7 @@ class OperationCostTest {
       assertThat(commit.sql().get(1)).isEqualTo("SELECT 1");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
       assertThat(commit.sql().get(4)).startsWith("WITH feed_lock");
-      assertThat(commit.sql().get(5)).startsWith("WITH wrote");
+      assertThat(commit.sql().get(5)).startsWith("SELECT * FROM write_idempotency_key(");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
       assertThat(commit.roundTrips()).isEqualTo(7);
     }

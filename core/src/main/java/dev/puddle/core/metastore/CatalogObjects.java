@@ -95,30 +95,25 @@ public final class CatalogObjects {
   }
 
   /**
-   * The object of the lookup, locked for the transaction ({@code SELECT … FOR UPDATE}).
+   * The object of the lookup, locked for the transaction ({@code SELECT … FOR UPDATE}), read by the
+   * function {@code catalog_object_locked} (migration V18), whose plan is kept.
    *
-   * <p>The same read as the function {@code catalog_object_named} (migration V6) and the object
-   * half of {@code caller_access_and_object} (V7), plus the row lock: the "row without metadata if
+   * <p>The same read as the function {@code catalog_object_named} (V6) and the object half of
+   * {@code caller_access_and_object} (V7, V17), plus the row lock: the "row without metadata if
    * known" query exists three times, and a change to one is a change to all three, made by a new
-   * migration that replaces both functions. This one cannot call the function, since {@code FOR
-   * UPDATE} locks rows of tables, not of a function's result; V7 writes the query out rather than
-   * calling V6's function because a nested call costs as much as the statement; and applied
+   * migration that replaces the functions. This one cannot lock through V6's function, since {@code
+   * FOR UPDATE} locks rows of tables, not of a function's result; V7 writes the query out rather
+   * than calling V6's function because a nested call costs as much as the statement; and applied
    * migrations are never edited, so deriving all three from one definition would take a migration
-   * replacing both functions for no change in behaviour. {@code CatalogObjectsTest} checks that the
+   * replacing the functions for no change in behaviour. {@code CatalogObjectsTest} checks that the
    * three read the same.
    */
   private static Optional<CatalogObject> findLocked(Connection connection, Lookup lookup)
       throws SQLException {
     try (PreparedStatement statement =
-        connection.prepareStatement(
-            "SELECT o.id, o.kind, o.location, o.owns_location, o.metadata_location,"
-                + " CASE WHEN o.metadata_location = ? THEN NULL ELSE o.metadata END AS metadata"
-                + " FROM catalog_object o JOIN namespace n ON n.id = o.namespace_id"
-                + " WHERE n.warehouse_id = ? AND n.levels = ? AND o.name = ? FOR UPDATE OF o")) {
-      statement.setString(1, lookup.knownLocation());
-      statement.setLong(2, lookup.warehouseId());
-      statement.setArray(3, Namespaces.levels(connection, lookup.identifier().namespace()));
-      statement.setString(4, lookup.identifier().name());
+        connection.prepareStatement("SELECT * FROM catalog_object_locked(?, ?, ?, ?)")) {
+      statement.setLong(1, lookup.warehouseId());
+      lookup.bindName(connection, statement, 2);
       try (ResultSet rs = statement.executeQuery()) {
         return rs.next() ? Optional.of(lookup.read(rs, Lookup.COLUMNS)) : Optional.empty();
       }
@@ -198,53 +193,30 @@ public final class CatalogObjects {
 
   /**
    * Inserts the object's row, or throws: no such namespace, the name taken, or (for an object that
-   * owns its location) the location overlapping another. An owned location takes the warehouse's
-   * location lock in a statement of its own first, so that the overlap check, made in the insert's
-   * statement, reads a snapshot taken once the lock is held: every create that took the lock before
-   * has committed or rolled back by then, and is seen. So a create costs two statements, the lock
-   * and the insert, or one without a location of its own.
+   * owns its location) the location overlapping another. One statement, a call of {@code
+   * create_catalog_object} (V18): for an owned location, the warehouse's location lock, then in
+   * statements that begin once it is held (so they see every create that took the lock before) the
+   * overlap checks and the insert; without one, the insert alone.
    */
   static void insert(Connection connection, Warehouse warehouse, CatalogObject object)
       throws SQLException {
     TableIdentifier identifier = object.identifier();
     String location = Locations.normalize(object.location());
-    if (object.ownsLocation()) {
-      Locations.lock(connection, warehouse.id());
-    }
-    // the namespace's id, the first overlapping location (none unless owned), and whether the row
-    // went in: the insert is made only if the namespace exists and nothing overlaps
-    String conflicts =
-        object.ownsLocation()
-            ? Locations.OBJECT_LOCATION_CONFLICT
-            : "SELECT NULL::integer AS what, NULL::text AS location WHERE false";
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "WITH ns AS (SELECT id FROM namespace WHERE warehouse_id = ? AND levels = ?),"
-                + " conflict AS ("
-                + conflicts
-                + "), inserted AS (INSERT INTO catalog_object (id, warehouse_id, namespace_id,"
-                + " name, kind, location, owns_location, metadata_location, metadata)"
-                + " SELECT ?::uuid, ?::bigint, ns.id, ?::text, ?::text, ?::text, ?::boolean,"
-                + " ?::text, ?::text FROM ns WHERE NOT EXISTS (SELECT 1 FROM conflict)"
-                + " ON CONFLICT (namespace_id, name) DO NOTHING RETURNING 1)"
-                + " SELECT (SELECT id FROM ns), (SELECT what FROM conflict),"
-                + " (SELECT location FROM conflict), (SELECT count(*) FROM inserted)")) {
+            "SELECT * FROM create_catalog_object(?, ?, ?, ?, ?::uuid, ?, ?, ?, ?, ?, ?, ?)")) {
       int p = 1;
       statement.setLong(p++, warehouse.id());
       statement.setArray(p++, Namespaces.levels(connection, identifier.namespace()));
-      if (object.ownsLocation()) {
-        p =
-            Locations.bindObjectLocationConflict(
-                connection, statement, p, warehouse.id(), object.id(), location);
-      }
+      p = Locations.bindLockKey(statement, p, warehouse.id());
       statement.setObject(p++, object.id());
-      statement.setLong(p++, warehouse.id());
       statement.setString(p++, identifier.name());
       statement.setString(p++, object.kind().sql());
       statement.setString(p++, location);
       statement.setBoolean(p++, object.ownsLocation());
       statement.setString(p++, object.metadataLocation());
-      statement.setString(p, object.metadataJson());
+      statement.setString(p++, object.metadataJson());
+      statement.setArray(p, Locations.ancestorsArray(connection, location));
       try (ResultSet rs = statement.executeQuery()) {
         rs.next();
         rs.getLong(1);
@@ -255,7 +227,7 @@ public final class CatalogObjects {
         if (!rs.wasNull()) {
           throw Locations.objectLocationConflict(location, what, rs.getString(3));
         }
-        if (rs.getLong(4) == 0) {
+        if (!rs.getBoolean(4)) {
           Kind existing =
               find(connection, warehouse, identifier, false).map(CatalogObject::kind).orElse(null);
           throw alreadyExists(object.kind(), existing, identifier);
@@ -263,7 +235,7 @@ public final class CatalogObjects {
       }
     } catch (SQLException e) {
       if (SqlErrors.is(e, SqlErrors.FOREIGN_KEY_VIOLATION)) {
-        // the namespace was dropped after the statement read it
+        // the namespace was dropped after the function read it
         throw noSuchNamespace(identifier);
       }
       throw e;

@@ -56,26 +56,6 @@ public final class IdempotencyKeys {
    */
   private static final int LARGEST_ANSWERED_WITH_CLAIM = 1 << 22;
 
-  /** Long-expired keys deleted per claim or finish. */
-  private static final int CLEANUP_BATCH = 20;
-
-  /**
-   * Deletes a few long-expired keys, but not the key of the statement (parameters 1 to 3: the
-   * lifetime in seconds, realm and key), and only if {@code condition} holds: a CTE's definition.
-   * The rows are taken with {@code SKIP LOCKED}, so two statements never wait for each other here.
-   */
-  private static String expired(String condition) {
-    return "expired AS (DELETE FROM idempotency_key WHERE "
-        + condition
-        + " AND ctid = ANY (ARRAY("
-        + " SELECT ctid FROM idempotency_key"
-        + " WHERE created_at < now() - make_interval(secs => ?) - interval '1 hour'"
-        + " AND NOT (realm_id = ? AND key = ?)"
-        + " ORDER BY created_at LIMIT "
-        + CLEANUP_BATCH
-        + " FOR UPDATE SKIP LOCKED)))";
-  }
-
   /** A final response as a key's row keeps it: headers as JSON, the body gzipped. */
   private record Stored(int status, String headers, byte[] body) {
     static Stored of(Response response) {
@@ -90,22 +70,13 @@ public final class IdempotencyKeys {
   }
 
   /**
-   * When an attempt may take the key's row {@code k} for the request {@code EXCLUDED}: it owns it
-   * already, the key outlived its lifetime (parameter 1, seconds), or its attempt ended without a
-   * response and without applying anything.
+   * The key's write, {@code write_idempotency_key} (V18): a claim ({@code p_apply} true) or a final
+   * response; it deletes a few long-expired keys too, and returns whether the transaction wrote and
+   * whether the key's row is now the attempt's.
    */
-  private static final String TAKES =
-      " WHERE k.attempt = EXCLUDED.attempt"
-          + " OR k.created_at < now() - make_interval(secs => ?)"
-          + " OR (k.status IS NULL AND NOT k.applied AND k.lease_until < now()"
-          + " AND k.request_hash = EXCLUDED.request_hash)";
-
-  /** Resets the key's row for an attempt that takes it; parameter 1 is the lifetime, seconds. */
-  private static final String TAKE =
-      " request_hash = EXCLUDED.request_hash, operation = EXCLUDED.operation,"
-          + " attempt = EXCLUDED.attempt, lease_until = EXCLUDED.lease_until,"
-          + " created_at = CASE WHEN k.created_at < now() - make_interval(secs => ?)"
-          + " THEN now() ELSE k.created_at END";
+  private static final String WRITE =
+      "SELECT * FROM write_idempotency_key(?, ?, ?, ?::uuid, ?, ?, ?::uuid, ?, ?::integer, ?,"
+          + " ?::bytea)";
 
   private final Database database;
 
@@ -199,49 +170,21 @@ public final class IdempotencyKeys {
       Stored stored = response == null ? null : Stored.of(response);
       // the transaction id tells whether the work wrote anything (this statement comes last):
       // a transaction that changed nothing claims nothing, and deletes no expired key
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "WITH wrote AS MATERIALIZED (SELECT txid_current_if_assigned() IS NOT NULL AS yes),"
-                  + " "
-                  + expired("(SELECT yes FROM wrote)")
-                  + ", claimed AS (INSERT INTO idempotency_key AS k (realm_id, key,"
-                  + " request_hash, operation, attempt, lease_until, applied, status, headers,"
-                  + " body)"
-                  + " SELECT ?, ?, ?, ?, ?, now() + make_interval(secs => ?), true, ?::integer,"
-                  + " ?::text, ?::bytea FROM wrote WHERE yes"
-                  + " ON CONFLICT (realm_id, key) DO UPDATE SET"
-                  + TAKE
-                  + ", applied = true, status = EXCLUDED.status, headers = EXCLUDED.headers,"
-                  + " body = EXCLUDED.body"
-                  + TAKES
-                  + " RETURNING 1)"
-                  + " SELECT (SELECT yes FROM wrote), (SELECT count(*) FROM claimed)")) {
-        double lifetimeSeconds = lifetime.toMillis() / 1000.0;
-        int p = 1;
-        statement.setDouble(p++, lifetimeSeconds);
-        statement.setString(p++, realm);
-        statement.setObject(p++, key);
-        statement.setString(p++, realm);
-        statement.setObject(p++, key);
-        statement.setBytes(p++, requestHash);
-        statement.setString(p++, operation);
-        statement.setObject(p++, attempt);
-        statement.setDouble(p++, lease.toMillis() / 1000.0);
-        if (stored == null) {
-          statement.setNull(p++, Types.INTEGER);
-        } else {
-          statement.setInt(p++, stored.status());
-        }
-        statement.setString(p++, stored == null ? null : stored.headers());
-        statement.setBytes(p++, stored == null ? null : stored.body());
-        statement.setDouble(p++, lifetimeSeconds);
-        statement.setDouble(p, lifetimeSeconds);
+      try (PreparedStatement statement = connection.prepareStatement(WRITE)) {
+        bind(
+            statement,
+            true,
+            this,
+            lease,
+            stored == null ? null : stored.status(),
+            stored == null ? null : stored.headers(),
+            stored == null ? null : stored.body());
         try (ResultSet rs = statement.executeQuery()) {
           rs.next();
           if (!rs.getBoolean(1)) {
             return;
           }
-          if (rs.getLong(2) == 0) {
+          if (!rs.getBoolean(2)) {
             lost = true;
             throw new ServiceUnavailableException(
                 "Idempotency key %s is held by another attempt; nothing was committed", key);
@@ -293,39 +236,49 @@ public final class IdempotencyKeys {
     Stored stored = Stored.of(response);
     return database.autocommit(
         connection -> {
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "WITH "
-                      + expired("true")
-                      + " INSERT INTO idempotency_key AS k (realm_id, key, request_hash, operation,"
-                      + " attempt, lease_until, status, headers, body)"
-                      + " VALUES (?, ?, ?, ?, ?, now(), ?, ?, ?)"
-                      + " ON CONFLICT (realm_id, key) DO UPDATE SET"
-                      + TAKE
-                      + ", applied = k.attempt = EXCLUDED.attempt AND k.applied,"
-                      + " status = EXCLUDED.status, headers = EXCLUDED.headers,"
-                      + " body = EXCLUDED.body"
-                      + TAKES
-                      + " RETURNING 1")) {
-            double lifetimeSeconds = claim.lifetime.toMillis() / 1000.0;
-            statement.setDouble(1, lifetimeSeconds);
-            statement.setString(2, claim.realm);
-            statement.setObject(3, claim.key);
-            statement.setString(4, claim.realm);
-            statement.setObject(5, claim.key);
-            statement.setBytes(6, claim.requestHash);
-            statement.setString(7, claim.operation);
-            statement.setObject(8, claim.attempt);
-            statement.setInt(9, stored.status());
-            statement.setString(10, stored.headers());
-            statement.setBytes(11, stored.body());
-            statement.setDouble(12, lifetimeSeconds);
-            statement.setDouble(13, lifetimeSeconds);
+          try (PreparedStatement statement = connection.prepareStatement(WRITE)) {
+            bind(
+                statement,
+                false,
+                claim,
+                Duration.ZERO,
+                stored.status(),
+                stored.headers(),
+                stored.body());
             try (ResultSet rs = statement.executeQuery()) {
-              return rs.next();
+              rs.next();
+              return rs.getBoolean(2);
             }
           }
         });
+  }
+
+  /** Binds {@link #WRITE}'s parameters: a claim if {@code apply}, else a final response. */
+  private static void bind(
+      PreparedStatement statement,
+      boolean apply,
+      Claim claim,
+      Duration lease,
+      Integer status,
+      String headers,
+      byte[] body)
+      throws SQLException {
+    int p = 1;
+    statement.setBoolean(p++, apply);
+    statement.setDouble(p++, claim.lifetime.toMillis() / 1000.0);
+    statement.setString(p++, claim.realm);
+    statement.setObject(p++, claim.key);
+    statement.setBytes(p++, claim.requestHash);
+    statement.setString(p++, claim.operation);
+    statement.setObject(p++, claim.attempt);
+    statement.setDouble(p++, lease.toMillis() / 1000.0);
+    if (status == null) {
+      statement.setNull(p++, Types.INTEGER);
+    } else {
+      statement.setInt(p++, status);
+    }
+    statement.setString(p++, headers);
+    statement.setBytes(p, body);
   }
 
   /** Ends the attempt's lease without a final response, so a retry need not wait for it. */

@@ -50,12 +50,22 @@ public final class Locations {
   static void lock(Connection connection, long warehouseId) throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
-      statement.setInt(1, LOCK_CLASS);
-      // the lock key has two int halves: ids past 2^31 wrap and may share a key with another
-      // warehouse, which only makes that lock coarser (two warehouses wait for each other)
-      statement.setInt(2, (int) warehouseId);
+      bindLockKey(statement, 1, warehouseId);
       statement.execute();
     }
+  }
+
+  /**
+   * Binds the two int halves of the warehouse's location lock key from parameter {@code first} on
+   * (as {@code create_catalog_object} takes them); returns the next parameter's index.
+   */
+  static int bindLockKey(PreparedStatement statement, int first, long warehouseId)
+      throws SQLException {
+    statement.setInt(first, LOCK_CLASS);
+    // ids past 2^31 wrap and may share a key with another warehouse, which only makes that lock
+    // coarser (two warehouses wait for each other)
+    statement.setInt(first + 1, (int) warehouseId);
+    return first + 2;
   }
 
   /** Binds the parameters of a conflict query. */
@@ -64,55 +74,10 @@ public final class Locations {
     void bind(PreparedStatement statement) throws SQLException;
   }
 
-  private static final String OVERLAPS_OBJECT =
-      " WHERE warehouse_id = ? AND owns_location AND id <> ?"
-          + " AND (location = ANY (?) OR location LIKE ? ESCAPE '\\') LIMIT 1)";
-
   /**
-   * The query of the first location an object location would conflict with, as {@code what} (1: a
-   * table or view, 2: one dropped and kept for undrop, 3: a namespace) and {@code location}: one
-   * statement, the first conflict of each kind. Its parameters are bound by {@link
-   * #bindObjectLocationConflict}; run it under {@link #lock}, in a statement that began after the
-   * lock was taken.
+   * The refusal of {@code location} for the conflict {@code object_location_conflict} (V18) found:
+   * {@code what} 1 is a table or view, 2 one dropped and kept for undrop, 3 a namespace.
    */
-  static final String OBJECT_LOCATION_CONFLICT =
-      "(SELECT 1 AS what, location FROM catalog_object"
-          + OVERLAPS_OBJECT
-          + " UNION ALL (SELECT 2, location FROM "
-          + DROPPED
-          + OVERLAPS_OBJECT
-          + " UNION ALL (SELECT 3, location FROM namespace WHERE warehouse_id = ?"
-          + " AND (location = ? OR location LIKE ? ESCAPE '\\') LIMIT 1)"
-          + " ORDER BY what LIMIT 1";
-
-  /**
-   * Binds {@link #OBJECT_LOCATION_CONFLICT}'s parameters from {@code first} on, for the normalized
-   * {@code location} of object {@code self}; returns the next parameter's index.
-   */
-  static int bindObjectLocationConflict(
-      Connection connection,
-      PreparedStatement statement,
-      int first,
-      long warehouseId,
-      UUID self,
-      String location)
-      throws SQLException {
-    String below = likeBelow(location);
-    Array ancestors = ancestorsArray(connection, location);
-    int p = first;
-    for (int objects = 0; objects < 2; objects++) {
-      statement.setLong(p++, warehouseId);
-      statement.setObject(p++, self);
-      statement.setArray(p++, ancestors);
-      statement.setString(p++, below);
-    }
-    statement.setLong(p++, warehouseId);
-    statement.setString(p++, location);
-    statement.setString(p++, below);
-    return p;
-  }
-
-  /** The refusal of {@code location} for the conflict {@link #OBJECT_LOCATION_CONFLICT} found. */
   static BadRequestException objectLocationConflict(String location, int what, String existing) {
     return overlaps(
         location,
@@ -131,8 +96,12 @@ public final class Locations {
   static void checkObjectLocation(
       Connection connection, long warehouseId, UUID self, String location) throws SQLException {
     String normalized = normalize(location);
-    try (PreparedStatement statement = connection.prepareStatement(OBJECT_LOCATION_CONFLICT)) {
-      bindObjectLocationConflict(connection, statement, 1, warehouseId, self, normalized);
+    try (PreparedStatement statement =
+        connection.prepareStatement("SELECT * FROM object_location_conflict(?, ?::uuid, ?, ?)")) {
+      statement.setLong(1, warehouseId);
+      statement.setObject(2, self);
+      statement.setString(3, normalized);
+      statement.setArray(4, ancestorsArray(connection, normalized));
       try (ResultSet rs = statement.executeQuery()) {
         if (rs.next()) {
           throw objectLocationConflict(normalized, rs.getInt(1), rs.getString(2));
@@ -195,7 +164,7 @@ public final class Locations {
         "Location %s overlaps the location %s of an existing %s", location, existing, what);
   }
 
-  private static Array ancestorsArray(Connection connection, String location) throws SQLException {
+  static Array ancestorsArray(Connection connection, String location) throws SQLException {
     return connection.createArrayOf("text", ancestors(location).toArray());
   }
 

@@ -122,14 +122,12 @@ public final class Namespaces {
   public CreateSite createSite(Warehouse warehouse, TableIdentifier identifier) {
     return database.read(
         connection -> {
+          // a function (V18): its plan is kept
           try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "SELECT n.location, o.kind FROM namespace n LEFT JOIN catalog_object o"
-                      + " ON o.namespace_id = n.id AND o.name = ?"
-                      + " WHERE n.warehouse_id = ? AND n.levels = ?")) {
-            statement.setString(1, identifier.name());
-            statement.setLong(2, warehouse.id());
-            statement.setArray(3, levels(connection, identifier.namespace()));
+              connection.prepareStatement("SELECT * FROM create_site(?, ?, ?)")) {
+            statement.setLong(1, warehouse.id());
+            statement.setArray(2, levels(connection, identifier.namespace()));
+            statement.setString(3, identifier.name());
             try (ResultSet rs = statement.executeQuery()) {
               if (!rs.next()) {
                 throw new NoSuchNamespaceException(
