@@ -34,15 +34,24 @@ public final class DeleteFileReferences {
 
   private DeleteFileReferences() {}
 
+  /**
+   * Whether iceberg-core's JSON of {@code response} needs {@link #corrected correcting}: whether
+   * two of its delete files share a location.
+   */
+  public static boolean needed(BaseScanTaskResponse response) {
+    List<DeleteFile> deletes = response.deleteFiles();
+    return deletes != null
+        && response.fileScanTasks() != null
+        && deletes.stream().map(DeleteFile::location).distinct().count() != deletes.size();
+  }
+
   /** {@code json}, iceberg-core's JSON of {@code response}, with correct delete file references. */
   public static String corrected(String json, BaseScanTaskResponse response) {
-    List<DeleteFile> deletes = response.deleteFiles();
-    List<FileScanTask> tasks = response.fileScanTasks();
-    if (deletes == null
-        || tasks == null
-        || deletes.stream().map(DeleteFile::location).distinct().count() == deletes.size()) {
+    if (!needed(response)) {
       return json;
     }
+    List<DeleteFile> deletes = response.deleteFiles();
+    List<FileScanTask> tasks = response.fileScanTasks();
     Map<Identity, Integer> positions = new HashMap<>();
     for (int i = 0; i < deletes.size(); i++) {
       positions.putIfAbsent(Identity.of(deletes.get(i)), i);

@@ -1,5 +1,6 @@
 package dev.puddle.core.planning;
 
+import dev.puddle.core.api.GzipAlongside.Written;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +20,11 @@ import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
  * DeleteFileReferences#corrected corrected}.
  */
 public final class TaskPages {
-  /** A page: its tasks and their JSON. */
-  public record Page(List<FileScanTask> tasks, String json) {}
+  /**
+   * A page: its tasks, their JSON and, if it was written with it (the first page, a {@code
+   * planTableScan} answer), that JSON's gzip, else null.
+   */
+  public record Page(List<FileScanTask> tasks, String json, byte[] gzipped) {}
 
   /**
    * The tasks written first to learn their size, so that the first page, which a {@code
@@ -54,9 +58,10 @@ public final class TaskPages {
 
   /**
    * {@link #of(List, Map, int, int, Function) Pages of tasks}, the first written by {@code
-   * firstPage} rather than as a {@code fetchScanTasks} response (null: as one): a {@code
-   * planTableScan} answers its first page itself, and so a plan of one page is written once, as its
-   * answer. Its JSON counts towards the page's budget as the others' do.
+   * firstPage} (its JSON and, if it made one, its gzip) rather than as a {@code fetchScanTasks}
+   * response (null: as one): a {@code planTableScan} answers its first page itself, and so a plan
+   * of one page is written once, as its answer. Its JSON counts towards the page's budget as the
+   * others' do.
    */
   @SuppressWarnings(
       "deprecation") // serializing file scan tasks needs the specs (iceberg-core 1.11)
@@ -66,41 +71,43 @@ public final class TaskPages {
       int tasksPerPage,
       int maxPageBytes,
       Function<Object, String> write,
-      Function<List<FileScanTask>, String> firstPage) {
+      Function<List<FileScanTask>, Written> firstPage) {
     List<Page> pages = new ArrayList<>();
-    Function<List<FileScanTask>, String> page =
+    Function<List<FileScanTask>, Written> page =
         slice -> {
           FetchScanTasksResponse response =
               FetchScanTasksResponse.builder()
                   .withFileScanTasks(slice)
                   .withSpecsById(specs)
                   .build();
-          return DeleteFileReferences.corrected(write.apply(response), response);
+          return new Written(DeleteFileReferences.corrected(write.apply(response), response), null);
         };
-    Function<List<FileScanTask>, String> first = firstPage != null ? firstPage : page;
+    Function<List<FileScanTask>, Written> first = firstPage != null ? firstPage : page;
     if (tasks.isEmpty()) {
-      pages.add(new Page(List.of(), first.apply(List.of())));
+      Written written = first.apply(List.of());
+      pages.add(new Page(List.of(), written.text(), written.gzipped()));
     }
     // the next page's size, learnt from the last page's bytes per task (the first page's from the
     // first tasks'): with tasks of about one size, each page is written once, close to the budget
     int next = Math.min(tasksPerPage, PROBE_TASKS);
     if (tasks.size() > next) {
       List<FileScanTask> probe = tasks.subList(0, next);
-      next = Math.clamp(fitting(next, bytes(page.apply(probe)), maxPageBytes), 1, tasksPerPage);
+      next =
+          Math.clamp(fitting(next, bytes(page.apply(probe).text()), maxPageBytes), 1, tasksPerPage);
     }
     for (int from = 0; from < tasks.size(); ) {
-      Function<List<FileScanTask>, String> writer = pages.isEmpty() ? first : page;
+      Function<List<FileScanTask>, Written> writer = pages.isEmpty() ? first : page;
       List<FileScanTask> slice = tasks.subList(from, Math.min(tasks.size(), from + next));
-      String json = writer.apply(slice);
-      long size = bytes(json);
+      Written written = writer.apply(slice);
+      long size = bytes(written.text());
       while (size > maxPageBytes && slice.size() > 1) {
         slice =
             slice.subList(
                 0, Math.clamp(fitting(slice.size(), size, maxPageBytes), 1, slice.size() - 1));
-        json = writer.apply(slice);
-        size = bytes(json);
+        written = writer.apply(slice);
+        size = bytes(written.text());
       }
-      pages.add(new Page(List.copyOf(slice), json));
+      pages.add(new Page(List.copyOf(slice), written.text(), written.gzipped()));
       from += slice.size();
       next = Math.clamp(fitting(slice.size(), size, maxPageBytes), 1, tasksPerPage);
     }

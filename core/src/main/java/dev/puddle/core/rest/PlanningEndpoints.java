@@ -2,6 +2,7 @@ package dev.puddle.core.rest;
 
 import dev.puddle.core.api.Deadline;
 import dev.puddle.core.api.Gzip;
+import dev.puddle.core.api.GzipAlongside.Written;
 import dev.puddle.core.api.RequestScope;
 import dev.puddle.core.api.Response;
 import dev.puddle.core.metastore.CatalogObject.Kind;
@@ -80,6 +81,12 @@ final class PlanningEndpoints {
    */
   private static final long LONGEST_BILLED_LOOK_MILLIS = 1_000;
 
+  /**
+   * About the bytes of JSON of a file scan task without column statistics (a data file of an
+   * ordinary path, its residual), to size a response's buffer once rather than doubling it.
+   */
+  private static final int EXPECTED_TASK_BYTES = 320;
+
   /** Expired plans a stored plan's transaction removes on the way, besides the sweep. */
   private static final int SWEEP_ON_INSERT = 20;
 
@@ -155,11 +162,13 @@ final class PlanningEndpoints {
             RestJson::write,
             slice -> written(answer.apply(slice).build()));
     if (pages.size() == 1) {
-      String json = pages.pages().get(0).json();
+      TaskPages.Page page = pages.pages().get(0);
       if (version == null) {
-        return Response.json(200, json);
+        return Response.json(200, page.json(), page.gzipped());
       }
-      PlanAnswers.Answer whole = new PlanAnswers.Answer(json, Gzip.compress(json));
+      PlanAnswers.Answer whole =
+          new PlanAnswers.Answer(
+              page.json(), page.gzipped() != null ? page.gzipped() : Gzip.compress(page.json()));
       answers.put(scope.warehouse(), identifier, version, question, settings.tasksPerPage(), whole);
       return Response.json(200, whole.json(), whole.gzipped());
     }
@@ -173,19 +182,29 @@ final class PlanningEndpoints {
             1,
             PlanningSettings.LIFETIME,
             SWEEP_ON_INSERT);
-    return Response.json(
-        200,
+    Written first =
         written(
             answer
                 .apply(pages.pages().get(0).tasks())
                 .withPlanId(id.toString())
                 .withPlanTasks(planTasks(id, IntStream.range(1, pages.size()).boxed().toList()))
-                .build()));
+                .build());
+    return Response.json(200, first.text(), first.gzipped());
   }
 
-  /** iceberg-core's JSON of a planTableScan response, its delete file references corrected. */
-  private static String written(PlanTableScanResponse response) {
-    return DeleteFileReferences.corrected(RestJson.write(response), response);
+  /**
+   * iceberg-core's JSON of a planTableScan response, its delete file references corrected, and that
+   * JSON's gzip, made while it is written: a response of many tasks takes as long to gzip as to
+   * write, and it travels gzipped. A response whose references need correcting is rewritten, so it
+   * is written without (null), to be compressed as any response is.
+   */
+  private static Written written(PlanTableScanResponse response) {
+    if (DeleteFileReferences.needed(response)) {
+      return new Written(DeleteFileReferences.corrected(RestJson.write(response), response), null);
+    }
+    List<FileScanTask> tasks = response.fileScanTasks();
+    return RestJson.writeGzipped(
+        response, EXPECTED_TASK_BYTES * (tasks == null ? 1 : tasks.size() + 1));
   }
 
   /**

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import dev.puddle.core.api.GzipAlongside;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -96,6 +97,22 @@ public final class RestJson {
       throw new UncheckedIOException(e);
     }
     return out.toString();
+  }
+
+  /**
+   * {@link #write} of {@code value} and, made while it is written, its gzip ({@link
+   * GzipAlongside}): for large bodies, whose gzip would otherwise take as long again after writing.
+   */
+  public static GzipAlongside.Written writeGzipped(Object value, int expectedBytes) {
+    GzipAlongside out = new GzipAlongside(expectedBytes);
+    try {
+      MAPPER.writeValue(out, value);
+      return out.finish();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      out.abandon();
+    }
   }
 
   public static String write(Object value) {

@@ -2,6 +2,7 @@ package dev.puddle.core.planning;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.puddle.core.api.GzipAlongside;
 import dev.puddle.core.rest.RestJson;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -110,10 +111,14 @@ class TaskPagesTest {
             RestJson::write,
             slice -> {
               firstWrites.add(slice.size());
-              return "{\"first\":" + RestJson.write(page(slice)) + "}";
+              return new GzipAlongside.Written(
+                  "{\"first\":" + RestJson.write(page(slice)) + "}", new byte[] {1});
             });
 
     assertThat(pages.pages().get(0).json()).startsWith("{\"first\":");
+    assertThat(pages.pages().get(0).gzipped()).containsExactly(1);
+    assertThat(pages.pages().subList(1, pages.size()))
+        .allSatisfy(p -> assertThat(p.gzipped()).isNull());
     assertThat(pages.pages().subList(1, pages.size()))
         .allSatisfy(p -> assertThat(p.json()).doesNotStartWith("{\"first\":"));
     assertThat(pages.pages()).allSatisfy(p -> assertThat(p.json().length()).isLessThan(budget));
