@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.rest.RESTResponse;
 
 /**
@@ -25,7 +26,7 @@ final class ListingAnswers {
   static final long MAX_WEIGHT = 8L * 1024 * 1024;
 
   /** A listing as asked: the same question gets the same page unless the namespace changed. */
-  record Question(String listing, long warehouseId, Object parent, Paging paging) {}
+  record Question(String listing, long warehouseId, Namespace parent, Paging paging) {}
 
   private record Answer(List<?> items, String nextPageToken, Response response, long weight) {}
 
