@@ -498,8 +498,8 @@ class OperationCostTest {
               assertThat(page.sql().get(0))
                   .contains(
                       route == Route.LIST_NAMESPACES
-                          ? "FROM caller_access_and_namespaces("
-                          : "FROM caller_access_and_objects(");
+                          ? "FROM caller_access_and_namespace_names("
+                          : "FROM caller_access_and_object_names(");
               assertThat(page.s3()).isEmpty();
               assertThat(page.commits()).isZero();
             }

@@ -52,7 +52,8 @@ public final class Migrations {
           "V15__statement_timeout_ceiling.sql",
           "V16__listing_with_access.sql",
           "V17__one_access_read.sql",
-          "V18__write_functions.sql");
+          "V18__write_functions.sql",
+          "V19__listing_names_in_one_row.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"
   private static final int LOCK_MIGRATIONS = 1;

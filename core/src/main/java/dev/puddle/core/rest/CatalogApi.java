@@ -226,13 +226,15 @@ public final class CatalogApi {
     this.config =
         new ConfigEndpoint(
             storage, credentialEndpoints, signEndpoint.signs(), settings.idempotencyKeyLifetime());
-    this.namespaceEndpoints = new NamespaceEndpoints(namespaces);
+    ListingAnswers listingAnswers = new ListingAnswers();
+    this.namespaceEndpoints = new NamespaceEndpoints(namespaces, listingAnswers);
     this.tableEndpoints =
         new TableEndpoints(
             objects,
             parsedMetadata,
             new LoadedTables(objects, VersionCache.ofHeapShare()),
-            maintenance);
+            maintenance,
+            listingAnswers);
     this.viewEndpoints = new ViewEndpoints(objects, tableEndpoints);
     this.purgeJobEndpoints = new PurgeJobEndpoints(purgeJobs, purges);
     this.droppedObjectEndpoints = new DroppedObjectEndpoints(new DroppedObjects(database));

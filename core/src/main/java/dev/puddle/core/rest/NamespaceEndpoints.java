@@ -23,9 +23,11 @@ import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
 /** The namespace operations of the REST specification. */
 final class NamespaceEndpoints {
   private final Namespaces namespaces;
+  private final ListingAnswers answers;
 
-  NamespaceEndpoints(Namespaces namespaces) {
+  NamespaceEndpoints(Namespaces namespaces, ListingAnswers answers) {
     this.namespaces = namespaces;
+    this.answers = answers;
   }
 
   Response listNamespaces(Scope scope) {
@@ -44,13 +46,14 @@ final class NamespaceEndpoints {
             },
             ns -> 1 + Paging.jsonBytes(ns),
             Namespaces::tokenAfter);
-    return Response.json(
-        200,
-        RestJson.write(
+    return answers.answer(
+        new ListingAnswers.Question("namespace", scope.warehouse().id(), parent, paging),
+        page,
+        rows ->
             ListNamespacesResponse.builder()
-                .addAll(page.items())
-                .nextPageToken(page.nextPageToken())
-                .build()));
+                .addAll(rows.items())
+                .nextPageToken(rows.nextPageToken())
+                .build());
   }
 
   /**

@@ -48,23 +48,27 @@ final class TableEndpoints {
   private final VersionCache<TableMetadata> parsed;
   private final LoadedTables loaded;
   private final MaintenanceOutbox maintenance;
+  private final ListingAnswers answers;
 
   TableEndpoints(
       CatalogObjects objects,
       VersionCache<TableMetadata> parsed,
       LoadedTables loaded,
-      MaintenanceOutbox maintenance) {
+      MaintenanceOutbox maintenance,
+      ListingAnswers answers) {
     this.objects = objects;
     this.parsed = parsed;
     this.loaded = loaded;
     this.maintenance = maintenance;
+    this.answers = answers;
   }
 
   Response listTables(Scope scope) {
-    return Response.json(200, RestJson.write(list(scope, Kind.TABLE)));
+    return list(scope, Kind.TABLE);
   }
 
-  ListTablesResponse list(Scope scope, Kind kind) {
+  /** The tables ({@code kind} TABLE) or views of the request's namespace the caller may see. */
+  Response list(Scope scope, Kind kind) {
     Namespace namespace = scope.namespace();
     Paging paging = Paging.of(scope.request());
     boolean everything =
@@ -85,10 +89,14 @@ final class TableEndpoints {
             },
             TableEndpoints::jsonBytes,
             CatalogObjects::tokenAfter);
-    return ListTablesResponse.builder()
-        .addAll(page.items())
-        .nextPageToken(page.nextPageToken())
-        .build();
+    return answers.answer(
+        new ListingAnswers.Question(kind.sql(), scope.warehouse().id(), namespace, paging),
+        page,
+        rows ->
+            ListTablesResponse.builder()
+                .addAll(rows.items())
+                .nextPageToken(rows.nextPageToken())
+                .build());
   }
 
   /**

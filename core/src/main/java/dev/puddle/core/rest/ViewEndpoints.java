@@ -24,7 +24,7 @@ final class ViewEndpoints {
   }
 
   Response listViews(Scope scope) {
-    return Response.json(200, RestJson.write(tables.list(scope, Kind.VIEW)));
+    return tables.list(scope, Kind.VIEW);
   }
 
   Response createView(Scope scope) {

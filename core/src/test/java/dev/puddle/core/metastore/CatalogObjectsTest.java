@@ -243,6 +243,28 @@ class CatalogObjectsTest {
         .isEqualTo(objects.list(warehouse, NS, Kind.TABLE, null, 8));
   }
 
+  /**
+   * A first page read with the access comes as one array (V19), whose text form quotes and escapes
+   * some names: each still lists as it was named, in the listing's own order.
+   */
+  @Test
+  void namesAnArrayQuotesListAsTheyWereNamed() {
+    List<String> names =
+        List.of("NULL", "null", "a,b", "{c}", "\"d\"", "e\\f", " g ", "h'i", "ümlaut", "j k");
+    names.forEach(name -> create(TableIdentifier.of(NS, name), Kind.TABLE));
+    Listing.Read read =
+        new AccessQuery(database)
+            .read(
+                Caller.withAllRoles("r", "anyone"),
+                warehouse.id(),
+                new Listing(warehouse.id(), NS, Kind.TABLE, null, 100))
+            .listed()
+            .orElseThrow();
+    assertThat(read.entries(NS, name -> TableIdentifier.of(NS, name)))
+        .isEqualTo(objects.list(warehouse, NS, Kind.TABLE, null, 100));
+    assertThat(read.page().items()).containsExactlyInAnyOrderElementsOf(names);
+  }
+
   @Test
   void aSwapMovesThePointerOnlyFromTheVersionItRead() {
     CatalogObject v1 = create(ORDERS, Kind.TABLE);

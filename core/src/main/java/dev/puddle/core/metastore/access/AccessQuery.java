@@ -149,7 +149,7 @@ public final class AccessQuery {
         });
   }
 
-  private static String sql(CatalogObjects.Lookup row, Listing listing) {
+  private String sql(CatalogObjects.Lookup row, Listing listing) {
     if (row != null) {
       return WITH_OBJECT_SQL;
     }
@@ -157,9 +157,9 @@ public final class AccessQuery {
       return SQL;
     }
     return "SELECT * FROM "
-        + listing.function()
+        + listing.function(maxRows)
         + "("
-        + "?, ".repeat(ACCESS_PARAMETERS + listing.parameters() - 1)
+        + "?, ".repeat(ACCESS_PARAMETERS + listing.parameters(maxRows) - 1)
         + "?)";
   }
 
@@ -187,7 +187,7 @@ public final class AccessQuery {
       boolean listing)
       throws SQLException {
     ResultColumns objectColumns = CatalogObjects.Lookup.COLUMNS.after(ACCESS);
-    ResultColumns listingColumns = Listing.COLUMNS.after(ACCESS);
+    ResultColumns listingColumns = Listing.columns(maxRows).after(ACCESS);
     boolean pageRow = false;
     Integer pageLimit = null;
     List<String> names = listing ? new ArrayList<>() : List.of();
@@ -206,6 +206,13 @@ public final class AccessQuery {
         }
         // a listing's rows: the version (never null in an access row) is null in them
         if (listing && rs.getString(ACCESS.index("version")) == null) {
+          if (maxRows == 0) {
+            // the header row, with every name of the page
+            pageRow = true;
+            pageLimit = Listing.pageLimit(rs, listingColumns);
+            Listing.addNames(rs, listingColumns, names);
+            continue;
+          }
           String name = rs.getString(listingColumns.index("listed"));
           if (name != null) {
             names.add(name);

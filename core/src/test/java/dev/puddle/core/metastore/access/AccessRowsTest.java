@@ -28,8 +28,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * One place decides a caller's access rows (migration V17): the reads that return a table's row or
- * a listing's first page with the access give exactly {@code caller_access}'s rows, whether the
- * caller's kept version is current, stale or absent, and a listing bounded in rows counts them.
+ * a listing's first page with the access (V16's row per name and V19.s names in one array) give
+ * exactly {@code caller_access}'s rows, whether the caller's kept version is current, stale or
+ * absent, and a listing bounded in rows counts them.
  */
 @ExtendWith(FreshDatabase.class)
 class AccessRowsTest {
@@ -45,6 +46,10 @@ class AccessRowsTest {
           "caller_access_and_objects(?, ?, ?, ?, ?, ?, '{db}', 'table', NULL, 10, NULL)"
               + " WHERE version IS NOT NULL",
           "caller_access_and_namespaces(?, ?, ?, ?, ?, ?, '{}', NULL, 10, NULL)"
+              + " WHERE version IS NOT NULL",
+          "caller_access_and_object_names(?, ?, ?, ?, ?, ?, '{db}', 'table', NULL, 10)"
+              + " WHERE version IS NOT NULL",
+          "caller_access_and_namespace_names(?, ?, ?, ?, ?, ?, '{}', NULL, 10)"
               + " WHERE version IS NOT NULL");
 
   private Database database;
