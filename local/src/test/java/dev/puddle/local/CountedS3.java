@@ -7,9 +7,11 @@ import dev.puddle.local.OperationCostTest.S3Kind;
 import dev.puddle.local.OperationCostTest.S3Request;
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -56,8 +58,34 @@ final class CountedS3 implements AutoCloseable {
 
   /** Forgets the requests counted so far. */
   void clear() {
-    counter.requests().clear();
+    List<S3Request> requests = counter.requests();
+    synchronized (requests) {
+      requests.clear();
+      counter.requestNanos().clear();
+    }
   }
+
+  /**
+   * Holds each object GET that long before the twin's S3 sees it, as S3's own latency would, for
+   * tests of what is read in parallel.
+   */
+  void getLatency(Duration latency) {
+    counter.getLatency(latency);
+  }
+
+  /** The requests counted since the last {@link #clear}, each with when it arrived. */
+  List<Timed> timedRequests() {
+    List<S3Request> requests = counter.requests();
+    synchronized (requests) {
+      List<Long> nanos = counter.requestNanos();
+      return IntStream.range(0, requests.size())
+          .mapToObj(i -> new Timed(requests.get(i), nanos.get(i)))
+          .toList();
+    }
+  }
+
+  /** A request and when it arrived ({@link System#nanoTime}). */
+  record Timed(S3Request request, long nanos) {}
 
   /** The requests counted since the last {@link #clear}, in order. */
   List<S3Request> requests() {

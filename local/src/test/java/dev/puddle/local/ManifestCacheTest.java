@@ -7,10 +7,10 @@ import dev.puddle.core.metastore.Database;
 import dev.puddle.core.rest.CatalogApi;
 import dev.puddle.functions.CatalogHandler;
 import dev.puddle.local.OperationCostTest.S3Kind;
-import dev.puddle.local.OperationCostTest.S3Request;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -44,41 +44,86 @@ class ManifestCacheTest {
 
   private static final int MANIFESTS = 3;
   private static final int FILES_PER_MANIFEST = 2;
+  private static final int PREFETCHED_MANIFESTS = 6;
 
   @Test
   void planningATableTwiceReadsEachManifestFromS3Once() throws IOException {
-    LocalTwin twin = TestTwin.get();
-    String warehouse =
-        TestTwin.newWarehouse("manifest_cache", Map.of("scan-planning-mode", "server"));
-    try (CountedS3 s3 = CountedS3.start(twin);
-        Database database = TestTwin.ownDatabase();
-        HttpFront front =
-            HttpFront.start(
-                "127.0.0.1",
-                0,
-                1,
-                new ApiGatewayBridge(
-                    new CatalogHandler(
-                        CatalogApi.builder(
-                                new CatalogApi.Settings(LocalTwin.REALM, warehouse),
-                                database,
-                                s3.storage())
-                            .authenticator(RootCaller.of(LocalTwin.REALM))
-                            .build()),
-                    new InFlight()));
-        RESTCatalog engine =
-            TestTwin.restCatalog(
-                warehouse,
-                Map.of(
-                    CatalogProperties.URI,
-                    front.uri(),
-                    S3FileIOProperties.ENDPOINT,
-                    twin.s3Endpoint()))) {
-      TableIdentifier id = TableIdentifier.of("cache", "events");
+    try (Planned planned = Planned.table("manifest_cache", MANIFESTS)) {
+      assertThat(plannedFiles(planned.table())).isEqualTo(MANIFESTS * FILES_PER_MANIFEST);
+      assertThat(plannedFiles(planned.table())).isEqualTo(MANIFESTS * FILES_PER_MANIFEST);
+
+      assertThat(planned.manifestGets())
+          .allSatisfy((path, times) -> assertThat(times).as(path).hasSize(1));
+    }
+  }
+
+  /**
+   * The planning thread reads the manifests one after another; their S3 reads are made ahead of it,
+   * several at a time ({@code ManifestPrefetch}): with each GET held as long as S3 might take, read
+   * one after another no GET could arrive within that time of the one before it.
+   */
+  @Test
+  void aPlanReadsItsManifestsFromS3SeveralAtATime() throws IOException {
+    Duration latency = Duration.ofMillis(200);
+    try (Planned planned = Planned.table("manifest_prefetch", PREFETCHED_MANIFESTS)) {
+      planned.s3().getLatency(latency);
+
+      assertThat(plannedFiles(planned.table()))
+          .isEqualTo(PREFETCHED_MANIFESTS * FILES_PER_MANIFEST);
+
+      Map<String, List<Long>> gets = planned.manifestGets();
+      assertThat(gets).allSatisfy((path, times) -> assertThat(times).as(path).hasSize(1));
+      List<Long> arrivals = gets.values().stream().map(List::getFirst).sorted().toList();
+      long closest = Long.MAX_VALUE;
+      for (int i = 1; i < arrivals.size(); i++) {
+        closest = Math.min(closest, arrivals.get(i) - arrivals.get(i - 1));
+      }
+      assertThat(Duration.ofNanos(closest)).isLessThan(latency);
+    }
+  }
+
+  /**
+   * A catalog instance of its own whose S3 requests are counted, and a table it plans, written by
+   * an engine with one manifest per fast append; the requests counted start after the writes.
+   */
+  private record Planned(
+      CountedS3 s3,
+      Database database,
+      HttpFront front,
+      RESTCatalog engine,
+      Table table,
+      List<String> manifests)
+      implements AutoCloseable {
+    static Planned table(String name, int manifests) throws IOException {
+      LocalTwin twin = TestTwin.get();
+      String warehouse = TestTwin.newWarehouse(name, Map.of("scan-planning-mode", "server"));
+      CountedS3 s3 = CountedS3.start(twin);
+      Database database = TestTwin.ownDatabase();
+      HttpFront front =
+          HttpFront.start(
+              "127.0.0.1",
+              0,
+              1,
+              new ApiGatewayBridge(
+                  new CatalogHandler(
+                      CatalogApi.builder(
+                              new CatalogApi.Settings(LocalTwin.REALM, warehouse),
+                              database,
+                              s3.storage())
+                          .authenticator(RootCaller.of(LocalTwin.REALM))
+                          .build()),
+                  new InFlight()));
+      RESTCatalog engine =
+          TestTwin.restCatalog(
+              warehouse,
+              Map.of(
+                  CatalogProperties.URI,
+                  front.uri(),
+                  S3FileIOProperties.ENDPOINT,
+                  twin.s3Endpoint()));
       engine.createNamespace(Namespace.of("cache"));
-      Table table = engine.createTable(id, SCHEMA);
-      // a fast append writes one manifest of its own and keeps the ones before it
-      for (int m = 0; m < MANIFESTS; m++) {
+      Table table = engine.createTable(TableIdentifier.of("cache", "events"), SCHEMA);
+      for (int m = 0; m < manifests; m++) {
         var append = table.newFastAppend();
         for (int f = 0; f < FILES_PER_MANIFEST; f++) {
           append.appendFile(dataFile(table, m + "-" + f));
@@ -86,19 +131,41 @@ class ManifestCacheTest {
         append.commit();
       }
       table.refresh();
-      List<String> manifests =
+      List<String> paths =
           table.currentSnapshot().allManifests(table.io()).stream()
               .map(ManifestFile::path)
               .toList();
-      assertThat(manifests).hasSize(MANIFESTS);
+      assertThat(paths).hasSize(manifests);
       s3.clear();
+      return new Planned(s3, database, front, engine, table, paths);
+    }
 
-      assertThat(plannedFiles(table)).isEqualTo(MANIFESTS * FILES_PER_MANIFEST);
-      assertThat(plannedFiles(table)).isEqualTo(MANIFESTS * FILES_PER_MANIFEST);
+    /** When each of the table's manifests was read by the catalog since the writes. */
+    Map<String, List<Long>> manifestGets() {
+      List<CountedS3.Timed> requests = s3.timedRequests();
+      return manifests.stream()
+          .collect(
+              Collectors.toMap(
+                  Function.identity(),
+                  location -> {
+                    URI uri = URI.create(location);
+                    String path = "/" + uri.getHost() + uri.getPath();
+                    return requests.stream()
+                        .filter(timed -> timed.request().kind() == S3Kind.GET)
+                        .filter(timed -> timed.request().target().split("\\?", 2)[0].equals(path))
+                        .map(CountedS3.Timed::nanos)
+                        .toList();
+                  }));
+    }
 
-      Map<String, Long> reads =
-          manifests.stream().collect(Collectors.toMap(Function.identity(), path -> gets(s3, path)));
-      assertThat(reads).allSatisfy((path, count) -> assertThat(count).as(path).isEqualTo(1L));
+    @Override
+    public void close() throws IOException {
+      try (s3;
+          database;
+          front;
+          engine) {
+        // closed in reverse order
+      }
     }
   }
 
@@ -114,17 +181,6 @@ class ManifestCacheTest {
       throw new UncheckedIOException(e);
     }
     return files;
-  }
-
-  /** The catalog's S3 GETs of the object at {@code location} (s3://bucket/key), path-style. */
-  private static long gets(CountedS3 s3, String location) {
-    URI uri = URI.create(location);
-    String path = "/" + uri.getHost() + uri.getPath();
-    List<S3Request> requests = s3.requests();
-    return requests.stream()
-        .filter(request -> request.kind() == S3Kind.GET)
-        .filter(request -> request.target().split("\\?", 2)[0].equals(path))
-        .count();
   }
 
   private static DataFile dataFile(Table table, String name) {

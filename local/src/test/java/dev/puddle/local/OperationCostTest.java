@@ -39,6 +39,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -884,6 +885,8 @@ class OperationCostTest {
     private final ServerSocket listener;
     private final URI upstream;
     private final List<S3Request> requests = Collections.synchronizedList(new ArrayList<>());
+    private final List<Long> requestNanos = Collections.synchronizedList(new ArrayList<>());
+    private volatile Duration getLatency = Duration.ZERO;
     private final List<Socket> sockets = Collections.synchronizedList(new ArrayList<>());
     private final ExecutorService threads =
         Executors.newCachedThreadPool(
@@ -917,6 +920,16 @@ class OperationCostTest {
 
     List<S3Request> requests() {
       return requests;
+    }
+
+    /** When each request of {@link #requests} arrived ({@link System#nanoTime}), in its order. */
+    List<Long> requestNanos() {
+      return requestNanos;
+    }
+
+    /** Holds each object GET that long before relaying it, as S3's own latency would. */
+    void getLatency(Duration latency) {
+      this.getLatency = latency;
     }
 
     private void accept() {
@@ -964,7 +977,19 @@ class OperationCostTest {
               chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
             }
           }
-          requests.add(S3Request.of(requestLine[0], requestLine[1]));
+          S3Request request = S3Request.of(requestLine[0], requestLine[1]);
+          synchronized (requests) {
+            requests.add(request);
+            requestNanos.add(System.nanoTime());
+          }
+          if (request.kind() == S3Kind.GET && !getLatency.isZero()) {
+            try {
+              Thread.sleep(getLatency); // the stand-in's latency, not a synchronisation
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              return;
+            }
+          }
           out.write(head);
           out.flush(); // the server may answer "100 Continue" before the body is sent
           if (chunked) {

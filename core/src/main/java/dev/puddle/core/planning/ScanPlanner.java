@@ -46,7 +46,9 @@ public final class ScanPlanner {
    * each) then wait for those sleeps, and 100 of them took about 260 ms to plan on two worker
    * threads against about 50 ms read one after another in the planning thread, which never sleeps
    * as each manifest's tasks are ready when it looks. A Lambda function of the read function's
-   * memory has about half a vCPU besides, so more threads would share it.
+   * memory has about half a vCPU besides, so more threads would share it. The manifests' S3 reads,
+   * which would then follow one another, are made ahead of it, several at a time ({@link
+   * ManifestPrefetch}).
    */
   private static final ExecutorService IN_CALLING_THREAD = new InCallingThread();
 
@@ -83,7 +85,8 @@ public final class ScanPlanner {
   public static Optional<List<FileScanTask>> plan(
       Scan<?, FileScanTask, ?> scan, Deadline deadline) {
     List<FileScanTask> tasks = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
+    try (ManifestPrefetch prefetch = prefetch(scan);
+        CloseableIterable<FileScanTask> planned = scan.planFiles()) {
       for (FileScanTask task : planned) {
         tasks.add(task);
         if (tasks.size() % TASKS_PER_CHECK == 0 && !deadline.allowsAnotherStep()) {
@@ -94,6 +97,19 @@ public final class ScanPlanner {
       throw new UncheckedIOException(e);
     }
     return deadline.allowsAnotherStep() ? Optional.of(tasks) : Optional.empty();
+  }
+
+  /**
+   * Starts fetching the manifests of a point-in-time scan; an incremental scan reads those added
+   * between its snapshots, which it finds as it plans, and is planned without.
+   */
+  private static ManifestPrefetch prefetch(Scan<?, FileScanTask, ?> scan) {
+    if (scan instanceof TableScan tableScan && tableScan.snapshot() != null) {
+      Table table = tableScan.table();
+      return ManifestPrefetch.start(
+          table.io(), table.specs(), tableScan.snapshot(), scan.filter(), scan.isCaseSensitive());
+    }
+    return ManifestPrefetch.none();
   }
 
   /** The branch whose head is {@code snapshotId}: main if it is, else any, else none. */
