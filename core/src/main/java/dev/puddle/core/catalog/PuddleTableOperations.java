@@ -129,12 +129,15 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
 
   /**
    * Commits the metadata {@code update} computes from the table's current metadata, under the
-   * table's row lock: the row is locked in the commit's transaction (this environment's version of
-   * it read without its metadata), the operations move to the version locked if another commit
-   * landed meanwhile, and {@code update} sees that version. The new metadata file, named and
-   * written by iceberg-core into memory, uploads while the pointer's statements run; the
-   * transaction commits once it is written, and the file is deleted if the commit certainly failed.
-   * Returns the committed metadata, or the current one if {@code update} changes nothing.
+   * table's row lock: the row is locked in the commit's transaction if it is still at the version
+   * the operations hold (read without its metadata), and {@code update} sees that version. If
+   * another commit landed meanwhile, nothing is locked: the operations read the new version, {@code
+   * update} checks the change against it outside the lock (a 409 is answered without holding the
+   * row, and the commits queued behind one that lands do not each hold it in turn), and the row is
+   * locked at that version. The new metadata file, named and written by iceberg-core into memory,
+   * uploads while the pointer's statements run; the transaction commits once it is written, and the
+   * file is deleted if the commit certainly failed. Returns the committed metadata, or the current
+   * one if {@code update} changes nothing.
    *
    * <p>The upload is not started ahead of the lock, against the version read: under contention most
    * commits find the row moved, and each would then write and delete a file for nothing and answer
@@ -143,13 +146,33 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
    * gained, a 409 answered in about twice the time).
    */
   Committed commitLocked(UnaryOperator<TableMetadata> update) {
-    String based = currentMetadataLocation();
     TableMetadata[] unchanged = {null};
+    while (!swapLocked(update, unchanged)) {
+      // another commit landed while this one waited for the row, which it then did not lock: read
+      // the new version and check the change against it without holding the row (a 409 here is
+      // answered at once), then lock it at that version
+      refresh();
+      update.apply(current());
+    }
+    if (unchanged[0] != null) {
+      return new Committed(unchanged[0], TableMetadataParser.toJson(unchanged[0]));
+    }
+    CatalogObject committed = staged.row();
+    TableMetadata metadata = staged.metadata();
+    staged = null;
+    return new Committed(keepCommitted(committed, metadata), committed.metadataJson());
+  }
+
+  /**
+   * One attempt of {@link #commitLocked}: false if the row was no longer at the version held when
+   * it could be locked, with nothing written.
+   */
+  private boolean swapLocked(UnaryOperator<TableMetadata> update, TableMetadata[] unchanged) {
     try {
-      objects.swapLocked(
+      return objects.swapLocked(
           warehouse,
           identifier,
-          based,
+          currentMetadataLocation(),
           locked -> {
             known = locked;
             // no read, no parse if the row is still at the version held
@@ -169,13 +192,6 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
       discardUpload();
       throw e;
     }
-    if (unchanged[0] != null) {
-      return new Committed(unchanged[0], TableMetadataParser.toJson(unchanged[0]));
-    }
-    CatalogObject committed = staged.row();
-    TableMetadata metadata = staged.metadata();
-    staged = null;
-    return new Committed(keepCommitted(committed, metadata), committed.metadataJson());
   }
 
   private CatalogObjects.Swap stageSwap(TableMetadata metadata) {

@@ -91,7 +91,7 @@ public final class CatalogObjects {
       Connection connection, Warehouse warehouse, TableIdentifier identifier, boolean lock)
       throws SQLException {
     Lookup lookup = new Lookup(warehouse.id(), identifier, null);
-    return lock ? findLocked(connection, lookup) : find(connection, lookup);
+    return lock ? findLocked(connection, lookup, false) : find(connection, lookup);
   }
 
   /**
@@ -108,12 +108,13 @@ public final class CatalogObjects {
    * replacing the functions for no change in behaviour. {@code CatalogObjectsTest} checks that the
    * three read the same.
    */
-  private static Optional<CatalogObject> findLocked(Connection connection, Lookup lookup)
-      throws SQLException {
+  private static Optional<CatalogObject> findLocked(
+      Connection connection, Lookup lookup, boolean onlyKnown) throws SQLException {
     try (PreparedStatement statement =
-        connection.prepareStatement("SELECT * FROM catalog_object_locked(?, ?, ?, ?)")) {
+        connection.prepareStatement("SELECT * FROM catalog_object_locked(?, ?, ?, ?, ?)")) {
       statement.setLong(1, lookup.warehouseId());
       lookup.bindName(connection, statement, 2);
+      statement.setBoolean(5, onlyKnown);
       try (ResultSet rs = statement.executeQuery()) {
         return rs.next() ? Optional.of(lookup.read(rs, Lookup.COLUMNS)) : Optional.empty();
       }
@@ -276,14 +277,17 @@ public final class CatalogObjects {
   }
 
   /**
-   * Locks the table's row ({@code SELECT … FOR UPDATE}; its metadata JSON left out if its metadata
-   * location is {@code knownLocation}) and, in the same transaction, makes the swap {@code changes}
-   * computes from the locked row (none if it gives null) and records its event, runs {@code
-   * beforeCommit}, and commits. While the row is locked no other commit moves its pointer:
-   * concurrent commits to the table wait for one another here instead of racing to the
-   * compare-and-swap.
+   * Locks the table's row ({@code SELECT … FOR UPDATE}) if its metadata location is still {@code
+   * knownLocation}, the version the caller holds (any version if null), and, in the same
+   * transaction, makes the swap {@code changes} computes from the locked row (none if it gives
+   * null) and records its event, runs {@code beforeCommit}, and commits. While the row is locked no
+   * other commit moves its pointer: concurrent commits to the table wait for one another here
+   * instead of racing to the compare-and-swap. Returns false, having changed and held nothing, if
+   * the row had moved from {@code knownLocation} (or is gone) when the lock was free: a commit that
+   * waited for another learns it at once, and reads and checks the new version without holding the
+   * row, so that the commits queued behind one that lands do not each hold it in turn.
    */
-  public void swapLocked(
+  public boolean swapLocked(
       Warehouse warehouse,
       TableIdentifier table,
       String knownLocation,
@@ -291,24 +295,40 @@ public final class CatalogObjects {
       Runnable beforeCommit,
       Change change) {
     Lookup lookup = new Lookup(warehouse.id(), table, knownLocation);
-    database.transaction(
-        change,
-        (connection, events) -> {
-          CatalogObject locked =
-              findLocked(connection, lookup)
-                  .filter(o -> o.kind() == Kind.TABLE)
-                  .orElseThrow(() -> doesNotExist(Kind.TABLE, table));
-          Swap swap = changes.apply(locked);
-          if (swap != null) {
-            swapHeld(connection, warehouse, swap);
-            events.add(swap.event());
-            events.madeCurrent(
-                new CommittedVersion(
-                    table, Kind.TABLE, swap.metadataLocation(), swap.metadataJson()));
-          }
-          beforeCommit.run();
-          return null;
-        });
+    try {
+      database.transaction(
+          change,
+          (connection, events) -> {
+            CatalogObject locked =
+                findLocked(connection, lookup, knownLocation != null)
+                    .filter(o -> o.kind() == Kind.TABLE)
+                    .orElseThrow(
+                        () ->
+                            knownLocation != null ? new Moved() : doesNotExist(Kind.TABLE, table));
+            Swap swap = changes.apply(locked);
+            if (swap != null) {
+              swapHeld(connection, warehouse, swap);
+              events.add(swap.event());
+              events.madeCurrent(
+                  new CommittedVersion(
+                      table, Kind.TABLE, swap.metadataLocation(), swap.metadataJson()));
+            }
+            beforeCommit.run();
+            return null;
+          });
+      return true;
+    } catch (Moved e) {
+      return false;
+    }
+  }
+
+  /**
+   * The row was no longer at the version known: the transaction rolls back, having done nothing.
+   */
+  private static final class Moved extends RuntimeException {
+    Moved() {
+      super(null, null, false, false);
+    }
   }
 
   /** Swaps the pointer of a row this transaction locked, which therefore cannot have moved. */

@@ -72,16 +72,17 @@ class CatalogObjectsTest {
     for (String known : Arrays.asList(null, created.metadataLocation(), "s3://other.json")) {
       Optional<CatalogObject> named = objects.find(warehouse, ORDERS, known);
       AtomicReference<CatalogObject> locked = new AtomicReference<>();
-      objects.swapLocked(
-          warehouse,
-          ORDERS,
-          known,
-          row -> {
-            locked.set(row);
-            return null;
-          },
-          () -> {},
-          Change.NONE);
+      boolean lockedAtKnown =
+          objects.swapLocked(
+              warehouse,
+              ORDERS,
+              known,
+              row -> {
+                locked.set(row);
+                return null;
+              },
+              () -> {},
+              Change.NONE);
       CatalogObject withAccess = readWithAccess(ORDERS, known);
 
       CatalogObject expected =
@@ -96,8 +97,15 @@ class CatalogObjectsTest {
                   null)
               : created;
       assertThat(named).contains(expected);
-      assertThat(locked.get()).isEqualTo(expected);
       assertThat(withAccess).isEqualTo(expected);
+      if (known == null || known.equals(created.metadataLocation())) {
+        assertThat(lockedAtKnown).isTrue();
+        assertThat(locked.get()).isEqualTo(expected);
+      } else {
+        // a version other than the row's: a commit that held it locks nothing
+        assertThat(lockedAtKnown).isFalse();
+        assertThat(locked.get()).isNull();
+      }
     }
   }
 
