@@ -152,7 +152,8 @@ final class PlanningEndpoints {
                 .withSpecsById(table.specs())
                 .withFileScanTasks(slice)
                 .withCredentials(credentials);
-    // the first page is written as the answer, so that a plan of one page is written once
+    // the first page is written as the answer, so that a plan of one page is written once; a first
+    // page of fewer than every task is written again below, with its plan id, and gzipped then
     TaskPages pages =
         TaskPages.of(
             tasks,
@@ -160,7 +161,7 @@ final class PlanningEndpoints {
             settings.tasksPerPage(),
             PlanningSettings.MAX_PAGE_BYTES,
             RestJson::write,
-            slice -> written(answer.apply(slice).build()));
+            slice -> written(answer.apply(slice).build(), slice.size() == tasks.size()));
     if (pages.size() == 1) {
       TaskPages.Page page = pages.pages().get(0);
       if (version == null) {
@@ -188,7 +189,8 @@ final class PlanningEndpoints {
                 .apply(pages.pages().get(0).tasks())
                 .withPlanId(id.toString())
                 .withPlanTasks(planTasks(id, IntStream.range(1, pages.size()).boxed().toList()))
-                .build());
+                .build(),
+            true);
     return Response.json(200, first.text(), first.gzipped());
   }
 
@@ -196,9 +198,13 @@ final class PlanningEndpoints {
    * iceberg-core's JSON of a planTableScan response, its delete file references corrected, and that
    * JSON's gzip, made while it is written: a response of many tasks takes as long to gzip as to
    * write, and it travels gzipped. A response whose references need correcting is rewritten, so it
-   * is written without (null), to be compressed as any response is.
+   * is written without (null), to be compressed as any response is; so is one not {@code answered}
+   * as it is.
    */
-  private static Written written(PlanTableScanResponse response) {
+  private static Written written(PlanTableScanResponse response, boolean answered) {
+    if (!answered) {
+      return new Written(DeleteFileReferences.corrected(RestJson.write(response), response), null);
+    }
     if (DeleteFileReferences.needed(response)) {
       return new Written(DeleteFileReferences.corrected(RestJson.write(response), response), null);
     }
