@@ -1,6 +1,7 @@
 package dev.puddle.core.metastore;
 
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.util.List;
 
 /**
@@ -36,11 +37,22 @@ public final class ScanPlanJobs extends JobTable<ScanPlanJob> {
   public boolean store(BackgroundJobs.Claim<ScanPlanJob> claim, List<String> pages) {
     return database.transaction(
         connection -> {
+          // the plan's row first, as a cancel takes it (its DELETE, then the job row's by
+          // cascade): taken after the job row, a cancel in between deadlocked with this
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT 1 FROM scan_plan WHERE id = ? AND expires_at > now() FOR KEY SHARE")) {
+            statement.setObject(1, claim.jobId());
+            try (ResultSet rs = statement.executeQuery()) {
+              if (!rs.next()) {
+                return false;
+              }
+            }
+          }
           try (PreparedStatement statement =
               connection.prepareStatement(
                   "UPDATE scan_plan_job SET phase = 'done', updated_at = now()"
-                      + " WHERE plan_id = ? AND claim_id = ? AND EXISTS (SELECT 1 FROM scan_plan p"
-                      + " WHERE p.id = scan_plan_job.plan_id AND p.expires_at > now())")) {
+                      + " WHERE plan_id = ? AND claim_id = ?")) {
             statement.setObject(1, claim.jobId());
             statement.setObject(2, claim.claimId());
             if (statement.executeUpdate() != 1) {
