@@ -75,8 +75,8 @@ class MigrationHandlerTest {
     JsonNode deleted = invoke(handler, "Delete");
 
     assertThat(created.get("Status").asText()).isEqualTo("SUCCESS");
-    // every script, V1 to V12 and V15 to V19
-    assertThat(created.at("/Data/AppliedScripts").asText()).isEqualTo("17");
+    // every script, V1 to V12 and V15 to V20
+    assertThat(created.at("/Data/AppliedScripts").asText()).isEqualTo("18");
     assertThat(created.get("PhysicalResourceId").asText()).isEqualTo("puddle-metastore-schema");
     assertThat(created.get("RequestId").asText()).isEqualTo("6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0");
     assertThat(updated.get("Status").asText()).isEqualTo("SUCCESS");

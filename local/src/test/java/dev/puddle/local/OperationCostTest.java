@@ -216,14 +216,15 @@ class OperationCostTest {
       //  4. SELECT * FROM create_catalog_object(…) (V18: the warehouse's location lock, then, in
       //     statements that see every create that held it before, the overlap checks and the
       //     insert, each with a plan the server connection keeps)
-      //  5. WITH feed_lock … INSERT INTO catalog_event (the change's event, under its feed's lock)
+      //  5. SELECT record_catalog_events(…) (V20: the feed's advisory lock, held to COMMIT, then
+      //     the change's event, each with a plan the server connection keeps)
       assertThat(create.s3Kinds()).as(create.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
       assertThat(create.sql()).as(create.describe()).hasSize(5);
       assertThat(create.sql().get(0)).contains("FROM caller_access(");
       assertThat(create.sql().get(1)).startsWith("SELECT * FROM create_site(");
       assertThat(create.sql().get(2)).isEqualTo("SELECT 1");
       assertThat(create.sql().get(3)).startsWith("SELECT * FROM create_catalog_object(");
-      assertThat(create.sql().get(4)).startsWith("WITH feed_lock");
+      assertThat(create.sql().get(4)).startsWith("SELECT record_catalog_events(");
       assertThat(create.roundTrips()).isEqualTo(6);
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
 
@@ -244,7 +245,7 @@ class OperationCostTest {
       //     version?)
       //  4. UPDATE catalog_object SET metadata_location, metadata … WHERE id = ? AND
       //     metadata_location = ? (the swap)
-      //  5. WITH feed_lock … INSERT INTO catalog_event (the commit's event)
+      //  5. SELECT record_catalog_events(…) (V20: the feed's lock, then the commit's event)
       // The response is built from the committed metadata, with no second SELECT.
       assertThat(commit.s3Kinds()).as(commit.describe()).isEqualTo(kinds(S3Kind.PUT, 1));
       assertThat(commit.s3().getFirst().target()).endsWith(".metadata.json");
@@ -253,7 +254,7 @@ class OperationCostTest {
       assertThat(commit.sql().get(1)).isEqualTo("SELECT 1");
       assertThat(commit.sql().get(2)).startsWith("SELECT * FROM catalog_object_locked(");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
-      assertThat(commit.sql().get(4)).startsWith("WITH feed_lock");
+      assertThat(commit.sql().get(4)).startsWith("SELECT record_catalog_events(");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
       assertThat(commit.roundTrips()).isEqualTo(6);
       assertThat(load.roundTrips()).isEqualTo(1);
@@ -315,7 +316,7 @@ class OperationCostTest {
       //     before its COMMIT
       // six statements, seven round trips (six without a key); nothing after the COMMIT
       assertThat(create.sql()).as(create.describe()).hasSize(6);
-      assertThat(create.sql().get(4)).startsWith("WITH feed_lock");
+      assertThat(create.sql().get(4)).startsWith("SELECT record_catalog_events(");
       assertThat(create.sql().get(5)).startsWith("SELECT * FROM write_idempotency_key(");
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
       assertThat(create.roundTrips()).isEqualTo(7);
@@ -326,7 +327,7 @@ class OperationCostTest {
       assertThat(commit.sql().get(0)).contains("FROM caller_access_and_object(");
       assertThat(commit.sql().get(1)).isEqualTo("SELECT 1");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
-      assertThat(commit.sql().get(4)).startsWith("WITH feed_lock");
+      assertThat(commit.sql().get(4)).startsWith("SELECT record_catalog_events(");
       assertThat(commit.sql().get(5)).startsWith("SELECT * FROM write_idempotency_key(");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
       assertThat(commit.roundTrips()).isEqualTo(7);

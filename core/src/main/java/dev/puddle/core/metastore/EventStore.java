@@ -39,6 +39,11 @@ public final class EventStore {
    * Writes the events a transaction recorded, in one statement that first takes the feed's lock;
    * nothing when there are none. Called by {@link Database#transaction(Change,
    * Database.ChangeWork)} before COMMIT, and by nothing else.
+   *
+   * <p>The statement is a call of {@code record_catalog_events} (V20) with the events as arrays:
+   * the function's statements keep their plans on the server connection, where a statement sent as
+   * text is parsed and planned on every write (Puddle never prepares on the server), and its text
+   * stays the same however many events there are.
    */
   static void insert(Connection connection, Change change, List<ChangeEvent> events)
       throws SQLException {
@@ -56,66 +61,69 @@ public final class EventStore {
         realmFeed = event.realm();
       }
     }
-    StringBuilder sql = new StringBuilder("WITH feed_lock AS MATERIALIZED (SELECT count(*) FROM (");
-    int locks = feeds.size() + (realmFeed == null ? 0 : 1);
-    for (int i = 0; i < locks; i++) {
-      sql.append(i == 0 ? "" : " UNION ALL ").append("SELECT pg_advisory_xact_lock(?, ?)");
+    List<Object> lockClasses = new ArrayList<>();
+    List<Object> lockKeys = new ArrayList<>();
+    for (long feed : feeds) {
+      lockClasses.add(LOCK_CLASS);
+      // two int halves, as the location lock's: ids past 2^31 may share a key, which only makes
+      // the lock coarser
+      lockKeys.add((int) feed);
     }
-    sql.append(") l) INSERT INTO catalog_event (event_id, realm_id, warehouse_id, request_id,")
-        .append(" request_event_count, created_at, actor_principal, actor_realm, operation_type,")
-        .append(" custom_type, object_type, object_namespace, object_name, object_uuid, operation)")
-        .append(" SELECT v.event_id::uuid, v.realm_id, v.warehouse_id::bigint, v.request_id,")
-        .append(" v.request_event_count::integer, clock_timestamp(), v.actor_principal,")
-        .append(" v.actor_realm, v.operation_type, v.custom_type, v.object_type,")
-        .append(" v.object_namespace::text[], v.object_name, v.object_uuid, v.operation::json")
-        .append(" FROM feed_lock, (VALUES ");
-    for (int i = 0; i < events.size(); i++) {
-      sql.append(i == 0 ? "" : ", ")
-          .append("(?, ?, ?::bigint, ?, ?::integer, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?)");
+    if (realmFeed != null) {
+      lockClasses.add(REALM_LOCK_CLASS);
+      lockKeys.add(realmFeed.hashCode());
     }
-    sql.append(
-        ") AS v (event_id, realm_id, warehouse_id, request_id, request_event_count,"
-            + " actor_principal, actor_realm, operation_type, custom_type, object_type,"
-            + " object_namespace, object_name, object_uuid, operation, ord) ORDER BY v.ord");
+    int count = events.size();
+    Object[] ids = new Object[count];
+    Object[] realms = new Object[count];
+    Object[] warehouses = new Object[count];
+    Object[] operationTypes = new Object[count];
+    Object[] customTypes = new Object[count];
+    Object[] objectTypes = new Object[count];
+    Object[] namespaceSizes = new Object[count];
+    List<Object> namespaceLevels = new ArrayList<>();
+    Object[] names = new Object[count];
+    Object[] uuids = new Object[count];
+    Object[] operations = new Object[count];
+    for (int i = 0; i < count; i++) {
+      ChangeEvent event = events.get(i);
+      ids[i] = UUID.randomUUID().toString();
+      realms[i] = event.realm();
+      warehouses[i] = event.warehouseId();
+      operationTypes[i] = event.operationType().type();
+      customTypes[i] = event.customType();
+      objectTypes[i] = event.objectType() == null ? null : event.objectType().type();
+      if (event.namespace() != null) {
+        namespaceSizes[i] = event.namespace().length();
+        namespaceLevels.addAll(List.of(event.namespace().levels()));
+      }
+      names[i] = event.name();
+      uuids[i] = event.uuid();
+      operations[i] = event.operationJson();
+    }
     String requestId =
         change.requestId() != null ? change.requestId() : UUID.randomUUID().toString();
-    try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "SELECT record_catalog_events(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       int p = 1;
-      for (long feed : feeds) {
-        statement.setInt(p++, LOCK_CLASS);
-        // two int halves, as the location lock's: ids past 2^31 may share a key, which only
-        // makes the lock coarser
-        statement.setInt(p++, (int) feed);
-      }
-      if (realmFeed != null) {
-        statement.setInt(p++, REALM_LOCK_CLASS);
-        statement.setInt(p++, realmFeed.hashCode());
-      }
-      int ord = 0;
-      for (ChangeEvent event : events) {
-        statement.setString(p++, UUID.randomUUID().toString());
-        statement.setString(p++, event.realm());
-        if (event.warehouseId() == null) {
-          statement.setNull(p++, Types.BIGINT);
-        } else {
-          statement.setLong(p++, event.warehouseId());
-        }
-        statement.setString(p++, requestId);
-        statement.setInt(p++, events.size());
-        statement.setString(p++, change.principal());
-        statement.setString(p++, change.realm());
-        statement.setString(p++, event.operationType().type());
-        statement.setString(p++, event.customType());
-        statement.setString(p++, event.objectType() == null ? null : event.objectType().type());
-        statement.setArray(
-            p++,
-            event.namespace() == null ? null : Namespaces.levels(connection, event.namespace()));
-        statement.setString(p++, event.name());
-        statement.setString(p++, event.uuid());
-        statement.setString(p++, event.operationJson());
-        statement.setInt(p++, ord++);
-      }
-      statement.executeUpdate();
+      statement.setArray(p++, connection.createArrayOf("integer", lockClasses.toArray()));
+      statement.setArray(p++, connection.createArrayOf("integer", lockKeys.toArray()));
+      statement.setString(p++, requestId);
+      statement.setString(p++, change.principal());
+      statement.setString(p++, change.realm());
+      statement.setArray(p++, connection.createArrayOf("uuid", ids));
+      statement.setArray(p++, connection.createArrayOf("text", realms));
+      statement.setArray(p++, connection.createArrayOf("bigint", warehouses));
+      statement.setArray(p++, connection.createArrayOf("text", operationTypes));
+      statement.setArray(p++, connection.createArrayOf("text", customTypes));
+      statement.setArray(p++, connection.createArrayOf("text", objectTypes));
+      statement.setArray(p++, connection.createArrayOf("integer", namespaceSizes));
+      statement.setArray(p++, connection.createArrayOf("text", namespaceLevels.toArray()));
+      statement.setArray(p++, connection.createArrayOf("text", names));
+      statement.setArray(p++, connection.createArrayOf("text", uuids));
+      statement.setArray(p, connection.createArrayOf("text", operations));
+      statement.execute();
     }
   }
 

@@ -53,7 +53,8 @@ public final class Migrations {
           "V16__listing_with_access.sql",
           "V17__one_access_read.sql",
           "V18__write_functions.sql",
-          "V19__listing_names_in_one_row.sql");
+          "V19__listing_names_in_one_row.sql",
+          "V20__event_insert_function.sql");
 
   private static final int LOCK_CLASS = 0x70646c65; // "pdle"
   private static final int LOCK_MIGRATIONS = 1;

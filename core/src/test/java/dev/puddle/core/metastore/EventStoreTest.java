@@ -9,11 +9,14 @@ import dev.puddle.core.access.Grant;
 import dev.puddle.core.access.Privilege;
 import dev.puddle.core.access.Securable;
 import dev.puddle.core.events.CatalogObjectType;
+import dev.puddle.core.events.OperationType;
 import dev.puddle.core.metastore.CatalogObject.Kind;
 import dev.puddle.core.metastore.access.CatalogRoles;
 import dev.puddle.core.metastore.access.Principals;
 import dev.puddle.core.metastore.access.PrivilegeGrants;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -168,6 +171,109 @@ class EventStoreTest {
         .extracting(StoredEvent::requestId)
         .doesNotContainNull()
         .doesNotHaveDuplicates();
+  }
+
+  /**
+   * One transaction's events of every shape (two warehouses' feeds and the realm's, namespaces of
+   * several levels, of none and none at all) go in as arrays (V20's record_catalog_events) and come
+   * back as written: in order, each its own namespace, the operation's JSON kept as sent.
+   */
+  @Test
+  void aTransactionsEventsOfEveryShapeKeepTheirValuesAndTheirOrder() {
+    String json = "{\"operation-type\": \"custom\",  \"z\":\"q\\\"uote\\\\ \u00e9\", \"a\":1}";
+    List<ChangeEvent> written =
+        List.of(
+            new ChangeEvent(
+                "r",
+                warehouse.id(),
+                OperationType.UPDATE_TABLE,
+                null,
+                CatalogObjectType.TABLE,
+                Namespace.of("a", "b,c", "{d}"),
+                "t1",
+                "uuid-1",
+                "{\"operation-type\":\"update-table\"}"),
+            new ChangeEvent(
+                "r", null, OperationType.CUSTOM, "x-puddle-test", null, null, null, null, json),
+            new ChangeEvent(
+                "r",
+                other.id(),
+                OperationType.CREATE_NAMESPACE,
+                null,
+                CatalogObjectType.NAMESPACE,
+                Namespace.of("solo"),
+                null,
+                null,
+                "{\"operation-type\":\"create-namespace\"}"),
+            new ChangeEvent(
+                "r",
+                warehouse.id(),
+                OperationType.CREATE_TABLE,
+                null,
+                CatalogObjectType.TABLE,
+                Namespace.empty(),
+                "t2",
+                "uuid-2",
+                "{\"operation-type\":\"create-table\"}"));
+    database.transaction(
+        ALICE,
+        (connection, recorded) -> {
+          written.forEach(recorded::add);
+          return null;
+        });
+
+    List<StoredEvent> mine = feed(warehouse);
+    assertThat(mine).extracting(StoredEvent::name).containsExactly("t1", null, "t2");
+    assertThat(mine).extracting(StoredEvent::id).isSorted();
+    assertThat(mine.get(0).namespace()).isEqualTo(Namespace.of("a", "b,c", "{d}"));
+    assertThat(mine.get(0).warehouseId()).isEqualTo(warehouse.id());
+    assertThat(mine.get(1).namespace()).isNull();
+    assertThat(mine.get(1).warehouseId()).isNull();
+    assertThat(mine.get(1).objectType()).isNull();
+    assertThat(mine.get(1).operationJson()).isEqualTo(json);
+    assertThat(mine.get(2).namespace()).isEqualTo(Namespace.empty());
+    assertThat(mine.get(2).objectType()).isEqualTo(CatalogObjectType.TABLE);
+    assertThat(mine)
+        .allSatisfy(
+            e -> {
+              assertThat(e.requestId()).isEqualTo("req-1");
+              assertThat(e.requestEventCount()).isEqualTo(4);
+              assertThat(e.actorPrincipal()).isEqualTo("alice");
+              assertThat(e.actorRealm()).isEqualTo("r");
+              assertThat(e.realm()).isEqualTo("r");
+            });
+    List<StoredEvent> theirs = feed(other);
+    assertThat(theirs).hasSize(2);
+    assertThat(theirs.get(1).namespace()).isEqualTo(Namespace.of("solo"));
+    assertThat(theirs.get(1).objectType()).isEqualTo(CatalogObjectType.NAMESPACE);
+    assertThat(theirs.get(1).name()).isNull();
+    // the ids follow the order recorded, across the feeds
+    assertThat(List.of(mine.get(0), mine.get(1), theirs.get(1), mine.get(2)))
+        .extracting(StoredEvent::id)
+        .isSorted();
+    // what no read of the feed returns: the custom type and the object's uuid
+    List<String> stored =
+        database.read(
+            connection -> {
+              List<String> rows = new ArrayList<>();
+              try (PreparedStatement statement =
+                      connection.prepareStatement(
+                          "SELECT operation_type || '/' || coalesce(custom_type, '-') || '/'"
+                              + " || coalesce(object_uuid, '-') FROM catalog_event"
+                              + " WHERE request_id = 'req-1' ORDER BY id");
+                  ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                  rows.add(rs.getString(1));
+                }
+              }
+              return rows;
+            });
+    assertThat(stored)
+        .containsExactly(
+            "update-table/-/uuid-1",
+            "custom/x-puddle-test/-",
+            "create-namespace/-/-",
+            "create-table/-/uuid-2");
   }
 
   @Test
