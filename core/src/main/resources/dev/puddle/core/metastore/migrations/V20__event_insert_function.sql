@@ -19,7 +19,10 @@
 -- the inserts after them draw their ids from the sequence only once the locks are held, so the
 -- ids of a feed are handed out in commit order (V11). Then the events, one INSERT each in the
 -- order given, so their ids follow that order; created_at is clock_timestamp(), the moment of the
--- insert under the lock, as before.
+-- insert under the lock, as before. An INSERT per event rather than one INSERT … SELECT FROM
+-- unnest(…): nearly every change writes one event, for which the loop ran faster (pgbench, one
+-- client, statement latency 0.38 ms against 0.43 ms; the statement this replaces 0.57 ms), while
+-- ten events took 0.74 ms against 0.63 ms (the old statement 1.00 ms).
 CREATE FUNCTION record_catalog_events(
     p_lock_classes integer[], p_lock_keys integer[], p_request_id text, p_principal text,
     p_actor_realm text, p_event_ids uuid[], p_realms text[], p_warehouses bigint[],
