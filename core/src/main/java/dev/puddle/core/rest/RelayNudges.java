@@ -107,7 +107,7 @@ final class RelayNudges implements RequestScope.EventsListener {
     /** The environment's last nudge ahead if it is recent and did not fail, else a new one. */
     private synchronized Ahead ahead() {
       long now = nanoTime.getAsLong();
-      if (last == null || now - last.startNanos() >= REUSE_WINDOW.toNanos() || last.failed()) {
+      if (last == null || !within(last, now, REUSE_WINDOW) || last.failed()) {
         last = new Ahead(now, SENDS.submit(() -> queue.nudge(AHEAD_DELAY)));
       }
       return last;
@@ -153,8 +153,7 @@ final class RelayNudges implements RequestScope.EventsListener {
       return;
     }
     boolean covered =
-        ahead != null
-            && environment.nanoTime.getAsLong() - ahead.startNanos() < AHEAD_MARGIN.toNanos();
+        ahead != null && within(ahead, environment.nanoTime.getAsLong(), AHEAD_MARGIN);
     ahead = null;
     if (!covered) {
       sent.add(environment.atOnce());
@@ -178,6 +177,15 @@ final class RelayNudges implements RequestScope.EventsListener {
       awaited(nudge);
     }
     sent.clear();
+  }
+
+  /**
+   * Whether {@code nudge} started less than {@code window} before {@code now}. A start that seems
+   * to lie ahead (a clock that moved back, as it may across a SnapStart restore) is not within.
+   */
+  private static boolean within(Ahead nudge, long now, Duration window) {
+    long age = now - nudge.startNanos();
+    return age >= 0 && age < window.toNanos();
   }
 
   /** Whether {@code nudge} was sent; logs why not. */

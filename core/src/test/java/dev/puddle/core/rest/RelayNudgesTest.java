@@ -116,6 +116,17 @@ class RelayNudgesTest {
   }
 
   @Test
+  void aNudgeThatSeemsToHaveStartedLaterThanNowIsNotReliedOn() {
+    now.set(RelayNudges.AHEAD_MARGIN.toNanos());
+    write(0);
+    // the clock moved back, as it may across a SnapStart restore
+    now.set(0);
+    write(0);
+
+    assertThat(nudges).containsExactly(RelayNudges.AHEAD_DELAY, RelayNudges.AHEAD_DELAY);
+  }
+
+  @Test
   void theAheadDelayLeavesTheMarginForTheCommitsAnswerToArrive() {
     assertThat(RelayNudges.AHEAD_MARGIN).isLessThan(RelayNudges.AHEAD_DELAY);
     assertThat(RelayNudges.REUSE_WINDOW).isLessThan(RelayNudges.AHEAD_MARGIN);
