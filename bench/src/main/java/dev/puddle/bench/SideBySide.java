@@ -438,18 +438,25 @@ public final class SideBySide {
           report.add(Comparison.of(name + ": p99", "ms", commits, Latencies::p99));
         });
     int writers = settings.writers().stream().max(Integer::compare).orElse(16);
-    attempt(
-        "updateTable throughput, raw, " + writers + " writers, one table",
-        name ->
-            report.add(
+    for (RawCommitThroughput.Retry retry : RawCommitThroughput.Retry.values()) {
+      attempt(
+          "updateTable throughput, raw, " + writers + " writers, one table, " + retry.label(),
+          name -> {
+            Comparison throughput =
                 Comparison.of(
+                    name,
+                    "commits/s",
+                    interleave(
                         name,
-                        "commits/s",
-                        interleave(
-                            name,
-                            new RawCommitThroughput(COMMITS, writers, settings.commitBudget())),
-                        Double::doubleValue)
-                    .withGoal("≥ 1.2x", c -> c.medianRatio() >= 1.2)));
+                        new RawCommitThroughput(COMMITS, writers, retry, settings.commitBudget())),
+                    Double::doubleValue);
+            // the goal is for writers that behave as Iceberg's; the other shows the herd
+            report.add(
+                retry == RawCommitThroughput.Retry.AS_ICEBERGS_CLIENT
+                    ? throughput.withGoal("≥ 1.2x", c -> c.medianRatio() >= 1.2)
+                    : throughput);
+          });
+    }
   }
 
   /** Listings of 2,000 tables and of 2,000 namespaces, paged by the client and by the server. */

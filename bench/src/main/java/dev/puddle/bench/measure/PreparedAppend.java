@@ -58,6 +58,23 @@ final class PreparedAppend {
     return time(base, next);
   }
 
+  /**
+   * One attempt as Iceberg's client makes it for an append ({@code SnapshotProducer}): refresh the
+   * table, then commit a new snapshot on the version refreshed to.
+   *
+   * @throws CommitFailedException if another writer moved the table in between
+   */
+  void refreshAndCommit() {
+    TableMetadata base = ops.refresh();
+    Snapshot snapshot = snapshot(base);
+    ops.commit(
+        base,
+        TableMetadata.buildFrom(base)
+            .addSnapshot(snapshot)
+            .setBranchSnapshot(snapshot.snapshotId(), "main")
+            .build());
+  }
+
   private long time(TableMetadata base, TableMetadata next) {
     long start = System.nanoTime();
     try {

@@ -192,7 +192,7 @@ public final class CatalogApi {
   private final MaintenanceJobEndpoints maintenanceJobEndpoints;
   private final ManagementEndpoints managementEndpoints;
   private final EventEndpoints eventEndpoints;
-  private final EventRelayQueue eventRelayQueue;
+  private final RelayNudges.Environment relayNudges;
 
   private CatalogApi(Builder parts) {
     this.settings = parts.settings;
@@ -249,7 +249,7 @@ public final class CatalogApi {
         new MaintenanceJobEndpoints(maintenanceJobs, maintenance, objects);
     this.managementEndpoints = new ManagementEndpoints(database, warehouses);
     this.eventEndpoints = new EventEndpoints(new EventStore(database), Clock.systemUTC());
-    this.eventRelayQueue = parts.eventRelayQueue;
+    this.relayNudges = new RelayNudges.Environment(parts.eventRelayQueue);
   }
 
   /** A catalog over {@code database} and {@code storage}; see {@link Builder} for the rest. */
@@ -350,7 +350,7 @@ public final class CatalogApi {
             return ErrorMapper.toResponse(e);
           }
         };
-    RelayNudges nudges = new RelayNudges(eventRelayQueue, RequestScope.current().deadline());
+    RelayNudges nudges = relayNudges.forRequest(RequestScope.current().deadline());
     RequestScope.current().listenToEvents(nudges);
     try {
       Response response =
