@@ -206,7 +206,7 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
       staging = null;
     }
     MetadataUpload upload = MetadataUpload.start(io, location, bytes);
-    String json = TableMetadataParser.toJson(metadata);
+    String json = StagingFileIO.json(location, bytes, metadata);
     CatalogObject next =
         new CatalogObject(
             row.id(),
@@ -345,9 +345,11 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     boolean registering = metadata.metadataFileLocation() != null;
     checkLocations(null, registering, metadata);
     String metadataLocation;
+    String json;
     MetadataUpload upload = null;
     if (registering) {
       metadataLocation = writeNewMetadataIfRequired(true, metadata);
+      json = TableMetadataParser.toJson(metadata);
     } else {
       staging = new StagingFileIO();
       byte[] bytes;
@@ -358,8 +360,8 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
         staging = null;
       }
       upload = MetadataUpload.start(io, metadataLocation, bytes);
+      json = StagingFileIO.json(metadataLocation, bytes, metadata);
     }
-    String json = TableMetadataParser.toJson(metadata);
     committedJson.put(metadataLocation, json);
     ChangeEvent event =
         registering
