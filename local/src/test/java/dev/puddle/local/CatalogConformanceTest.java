@@ -1,10 +1,17 @@
 package dev.puddle.local;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.CatalogTests;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
@@ -132,5 +139,29 @@ class CatalogConformanceTest extends CatalogTests<RESTCatalog> {
     Assumptions.abort(
         "Moves the metadata file on a local filesystem and expects loadTable to fail; Puddle serves"
             + " loadTable from the metadata stored in PostgreSQL and never reads object storage");
+  }
+
+  /**
+   * With {@code write.metadata.compression-codec=gzip} the metadata files are gzipped, while the
+   * metadata stored beside the pointer and answered is the same metadata, as JSON.
+   */
+  @Test
+  void aTableWithGzippedMetadataFilesCommitsAndLoads() {
+    catalog.createNamespace(NS);
+    Table table =
+        catalog
+            .buildTable(TABLE, SCHEMA)
+            .withProperty(TableProperties.METADATA_COMPRESSION, "gzip")
+            .create();
+    table.newFastAppend().appendFile(FILE_A).commit();
+
+    Table loaded = initCatalog("reader", Map.of()).loadTable(TABLE);
+    TableMetadata answered = ((HasTableOperations) loaded).operations().current();
+    assertThat(answered.metadataFileLocation()).endsWith(".gz.metadata.json");
+    TableMetadata file = TableMetadataParser.read(loaded.io(), answered.metadataFileLocation());
+    assertThat(answered.currentSnapshot().snapshotId())
+        .isEqualTo(table.currentSnapshot().snapshotId())
+        .isEqualTo(file.currentSnapshot().snapshotId());
+    assertThat(TableMetadataParser.toJson(answered)).isEqualTo(TableMetadataParser.toJson(file));
   }
 }

@@ -54,7 +54,10 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
   /** Where a new metadata file is written while it is being staged: memory. */
   private StagingFileIO staging;
 
-  /** The swap being committed: its new row, metadata and the upload of its file. */
+  /**
+   * The swap being committed: its new row, metadata (as committed, once the upload is awaited) and
+   * the upload of its file.
+   */
   private record Staged(CatalogObject row, TableMetadata metadata, MetadataUpload upload) {}
 
   private Staged staged;
@@ -206,7 +209,7 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
       staging = null;
     }
     MetadataUpload upload = MetadataUpload.start(io, location, bytes);
-    String json = TableMetadataParser.toJson(metadata);
+    String json = StagingFileIO.json(location, bytes, metadata);
     CatalogObject next =
         new CatalogObject(
             row.id(),
@@ -225,8 +228,14 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
         CatalogEvents.updateTable(warehouse, identifier, metadata, location));
   }
 
+  /**
+   * Builds the metadata as the version it is about to become, then waits for its file: the build
+   * runs while the file uploads, not after {@code COMMIT} on the way to the response.
+   */
   private void awaitUpload() {
     if (staged != null) {
+      staged =
+          new Staged(staged.row(), asCommitted(staged.row(), staged.metadata()), staged.upload());
       staged.upload().await();
     }
   }
@@ -240,17 +249,21 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     }
   }
 
+  /** {@code metadata} as the version {@code committed} stands for: at its location, unchanged. */
+  private static TableMetadata asCommitted(CatalogObject committed, TableMetadata metadata) {
+    return TableMetadata.buildFrom(metadata)
+        .withMetadataLocation(committed.metadataLocation())
+        .discardChanges()
+        .build();
+  }
+
   /**
-   * Keeps the metadata just committed as {@code committed}'s version and returns it: the next
-   * refresh neither reads nor parses what was just written.
+   * Keeps {@code current}, the metadata just committed ({@link #asCommitted}), as {@code
+   * committed}'s version and returns it: the next refresh neither reads nor parses what was just
+   * written.
    */
-  private TableMetadata keepCommitted(CatalogObject committed, TableMetadata metadata) {
+  private TableMetadata keepCommitted(CatalogObject committed, TableMetadata current) {
     known = committed;
-    TableMetadata current =
-        TableMetadata.buildFrom(metadata)
-            .withMetadataLocation(committed.metadataLocation())
-            .discardChanges()
-            .build();
     keep(committed, current);
     return current;
   }
@@ -345,9 +358,11 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
     boolean registering = metadata.metadataFileLocation() != null;
     checkLocations(null, registering, metadata);
     String metadataLocation;
+    String json;
     MetadataUpload upload = null;
     if (registering) {
       metadataLocation = writeNewMetadataIfRequired(true, metadata);
+      json = TableMetadataParser.toJson(metadata);
     } else {
       staging = new StagingFileIO();
       byte[] bytes;
@@ -358,15 +373,15 @@ final class PuddleTableOperations extends BaseMetastoreTableOperations {
         staging = null;
       }
       upload = MetadataUpload.start(io, metadataLocation, bytes);
+      json = StagingFileIO.json(metadataLocation, bytes, metadata);
     }
-    String json = TableMetadataParser.toJson(metadata);
     committedJson.put(metadataLocation, json);
     ChangeEvent event =
         registering
             ? CatalogEvents.registerTable(warehouse, identifier, metadata, metadataLocation)
             : CatalogEvents.createTable(warehouse, identifier, metadata, metadataLocation);
-    keepCommitted(
-        committer.create(metadata.location(), !registering, metadataLocation, json, event, upload),
-        metadata);
+    CatalogObject created =
+        committer.create(metadata.location(), !registering, metadataLocation, json, event, upload);
+    keepCommitted(created, asCommitted(created, metadata));
   }
 }

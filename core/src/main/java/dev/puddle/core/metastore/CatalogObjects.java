@@ -181,7 +181,9 @@ public final class CatalogObjects {
         (connection, events) -> {
           insert(connection, warehouse, object);
           events.add(event);
-          events.madeCurrent(
+          madeCurrent(
+              events,
+              change,
               new CommittedVersion(
                   object.identifier(),
                   object.kind(),
@@ -309,7 +311,9 @@ public final class CatalogObjects {
             if (swap != null) {
               swapHeld(connection, warehouse, swap);
               events.add(swap.event());
-              events.madeCurrent(
+              madeCurrent(
+                  events,
+                  change,
                   new CommittedVersion(
                       table, Kind.TABLE, swap.metadataLocation(), swap.metadataJson()));
             }
@@ -320,6 +324,16 @@ public final class CatalogObjects {
     } catch (Moved e) {
       return false;
     }
+  }
+
+  /**
+   * Notes that the transaction makes {@code version} current, and has the change's mark build what
+   * it stores for it now, before the transaction waits for the version's metadata file: that work
+   * then runs while the file uploads instead of after it.
+   */
+  private static void madeCurrent(ChangeEvents events, Change change, CommittedVersion version) {
+    events.madeCurrent(version);
+    change.mark().prepare(version);
   }
 
   /**

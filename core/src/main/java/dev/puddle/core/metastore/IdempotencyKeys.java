@@ -56,6 +56,9 @@ public final class IdempotencyKeys {
    */
   private static final int LARGEST_ANSWERED_WITH_CLAIM = 1 << 22;
 
+  /** The response a claim will store with a version, built ahead of its write. */
+  private record Prepared(String metadataLocation, Stored stored) {}
+
   /** A final response as a key's row keeps it: headers as JSON, the body gzipped. */
   private record Stored(int status, String headers, byte[] body) {
     static Stored of(Response response) {
@@ -101,6 +104,10 @@ public final class IdempotencyKeys {
     private final Duration lease;
     private final Duration lifetime;
     private volatile Function<CommittedVersion, Response> answer;
+
+    /** The response {@link #prepare} stored for a version, ahead of {@link #write}. */
+    private volatile Prepared prepared;
+
     private volatile boolean claimed;
     private volatile boolean answered;
     private volatile boolean lost;
@@ -159,15 +166,20 @@ public final class IdempotencyKeys {
     }
 
     @Override
+    public void prepare(CommittedVersion version) {
+      prepared = new Prepared(version.metadataLocation(), stored(version));
+    }
+
+    @Override
     public void write(Connection connection, CommittedVersion version) throws SQLException {
-      Function<CommittedVersion, Response> answering = answer;
-      Response response =
-          version == null
-                  || answering == null
-                  || version.metadataJson().length() > LARGEST_ANSWERED_WITH_CLAIM
-              ? null
-              : answering.apply(version);
-      Stored stored = response == null ? null : Stored.of(response);
+      Prepared ahead = prepared;
+      prepared = null;
+      Stored stored =
+          ahead != null
+                  && version != null
+                  && ahead.metadataLocation().equals(version.metadataLocation())
+              ? ahead.stored()
+              : stored(version);
       // the transaction id tells whether the work wrote anything (this statement comes last):
       // a transaction that changed nothing claims nothing, and deletes no expired key
       try (PreparedStatement statement = connection.prepareStatement(WRITE)) {
@@ -193,6 +205,16 @@ public final class IdempotencyKeys {
           answered = stored != null;
         }
       }
+    }
+
+    /** The final response stored with the claim of a transaction making {@code version} current. */
+    private Stored stored(CommittedVersion version) {
+      Function<CommittedVersion, Response> answering = answer;
+      return version == null
+              || answering == null
+              || version.metadataJson().length() > LARGEST_ANSWERED_WITH_CLAIM
+          ? null
+          : Stored.of(answering.apply(version));
     }
   }
 

@@ -27,6 +27,14 @@ public interface IdempotencyMark {
   void write(Connection connection, CommittedVersion version) throws SQLException;
 
   /**
+   * Builds now what {@link #write} will store with {@code version}, if it is the version the
+   * transaction makes current: called while the transaction waits for something else (a commit or
+   * create waits for its metadata file's upload), so that building and gzipping the response is not
+   * added after the upload to the time the table's row and the event feed are held.
+   */
+  default void prepare(CommittedVersion version) {}
+
+  /**
    * How the request answers once one of its transactions makes a version current: a response built
    * from the version alone (a create's or a commit's), or null for a version whose response it is
    * not. A keyed request stores that response in its mark, with its claim, so that its final
