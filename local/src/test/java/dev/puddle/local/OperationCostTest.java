@@ -309,26 +309,26 @@ class OperationCostTest {
       System.out.println(create.line("createTable, idempotency key"));
       System.out.println(commit.line("commit, idempotency key"));
 
-      // createTable: the five statements of loadTableReadsPostgresOnly…, then
-      //  6. SELECT * FROM write_idempotency_key(true, …) (V18: if the transaction wrote, deletes a
+      // createTable: the five statements of loadTableReadsPostgresOnly…, with, before the event
+      //  5. SELECT * FROM write_idempotency_key(true, …) (V18: if the transaction wrote, deletes a
       //     few long-expired keys and claims the key with the response, INSERT … ON CONFLICT DO
-      //     UPDATE … WHERE the key is free or this attempt's), the transaction's last statement,
-      //     before its COMMIT
+      //     UPDATE … WHERE the key is free or this attempt's), so that the event, whose statement
+      //     takes the event feed's lock, stays the last statement before COMMIT
       // six statements, seven round trips (six without a key); nothing after the COMMIT
       assertThat(create.sql()).as(create.describe()).hasSize(6);
-      assertThat(create.sql().get(4)).startsWith("SELECT record_catalog_events(");
-      assertThat(create.sql().get(5)).startsWith("SELECT * FROM write_idempotency_key(");
+      assertThat(create.sql().get(4)).startsWith("SELECT * FROM write_idempotency_key(");
+      assertThat(create.sql().get(5)).startsWith("SELECT record_catalog_events(");
       assertThat(create.commits()).as(create.describe()).isEqualTo(1);
       assertThat(create.roundTrips()).isEqualTo(7);
 
-      // the commit: the five statements of a commit and the claim, with the response, last in its
-      // transaction: six statements, seven round trips (six without a key)
+      // the commit: the five statements of a commit and the claim, with the response, before the
+      // event: six statements, seven round trips (six without a key)
       assertThat(commit.sql()).as(commit.describe()).hasSize(6);
       assertThat(commit.sql().get(0)).contains("FROM caller_access_and_object(");
       assertThat(commit.sql().get(1)).isEqualTo("SELECT 1");
       assertThat(commit.sql().get(3)).startsWith("UPDATE catalog_object");
-      assertThat(commit.sql().get(4)).startsWith("SELECT record_catalog_events(");
-      assertThat(commit.sql().get(5)).startsWith("SELECT * FROM write_idempotency_key(");
+      assertThat(commit.sql().get(4)).startsWith("SELECT * FROM write_idempotency_key(");
+      assertThat(commit.sql().get(5)).startsWith("SELECT record_catalog_events(");
       assertThat(commit.commits()).as(commit.describe()).isEqualTo(1);
       assertThat(commit.roundTrips()).isEqualTo(7);
     }

@@ -130,9 +130,11 @@ public final class Database implements AutoCloseable {
 
   /**
    * {@link #transaction(Work)} for a change of the catalog: after the work and before the commit,
-   * the events it recorded are written ({@link EventStore#insert}) and then the {@code change}'s
-   * idempotency mark, the claim of a keyed request's key if the transaction changed anything (with
-   * the request's response, if the version the transaction makes current already decides it).
+   * the {@code change}'s idempotency mark is written, the claim of a keyed request's key if the
+   * transaction changed anything (with the request's response, if the version the transaction makes
+   * current already decides it), and then the events the work recorded ({@link EventStore#insert}),
+   * whose statement takes the event feed's lock: so the lock is held for that statement and the
+   * COMMIT only, and an attempt that finds its key taken rolls back before it queues on the lock.
    * Events of a transaction that rolls back are never written; once a transaction's events are
    * committed, the request's scope hears of it ({@link RequestScope#eventsCommitted}).
    */
@@ -143,8 +145,10 @@ public final class Database implements AutoCloseable {
             connection -> {
               ChangeEvents events = new ChangeEvents();
               T done = work.run(connection, events);
-              EventStore.insert(connection, change, events.list());
+              // the events last: their statement takes the event feed's lock, which every writer
+              // of the warehouse queues on until this COMMIT
               change.mark().write(connection, events.version());
+              EventStore.insert(connection, change, events.list());
               wroteEvents[0] = !events.list().isEmpty();
               return done;
             },

@@ -22,9 +22,8 @@ import org.apache.iceberg.catalog.Namespace;
  * <p>An event's id is its position in its feed. A writer takes its feed's transaction-scoped
  * advisory lock in the statement that inserts its events and holds it until COMMIT, so ids of one
  * feed are handed out in commit order: a reader that has seen id n will never later see a smaller
- * one appear. The lock is held only from that statement to COMMIT (after it, only a keyed request's
- * idempotency mark); the object's own row lock already orders an object's changes, so its events
- * follow its metadata log.
+ * one appear. The lock is held only from that statement, the transaction's last, to COMMIT; the
+ * object's own row lock already orders an object's changes, so its events follow its metadata log.
  */
 public final class EventStore {
   private static final int LOCK_CLASS = 0x65766e74; // "evnt"

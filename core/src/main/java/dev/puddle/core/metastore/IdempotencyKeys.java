@@ -15,18 +15,18 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
 
 /**
  * Idempotency keys in PostgreSQL. There is no claim ahead of the request: the first transaction of
- * an attempt that changes something claims the key in that same transaction, as its last statement
- * ({@link Claim}), so the change and the claim commit together or not at all. A concurrent attempt
- * with the same key that also changed something waits on the key's row until the first commits,
- * then finds the key taken and rolls its change back. A claim whose transaction makes a table's
- * version current and whose request answers from that version alone (a create or commit) stores the
- * final response in the same statement. Otherwise, once the attempt has its response, {@link
- * #finish} stores it if it is final: for the owning attempt, or for an attempt that changed nothing
- * and finds the key free (a validation error, a missing object). An attempt that finds the key held
- * by another answers from that key's row instead of its own response. A key older than its lifetime
- * counts as new; a key whose attempt died before applying anything (left by earlier versions, which
- * claimed ahead) can be taken over once its lease ran out. Each claim and each finish also deletes
- * a few long-expired keys, so the table stays small.
+ * an attempt that changes something claims the key in that same transaction, after its change's
+ * statements ({@link Claim}), so the change and the claim commit together or not at all. A
+ * concurrent attempt with the same key that also changed something waits on the key's row until the
+ * first commits, then finds the key taken and rolls its change back. A claim whose transaction
+ * makes a table's version current and whose request answers from that version alone (a create or
+ * commit) stores the final response in the same statement. Otherwise, once the attempt has its
+ * response, {@link #finish} stores it if it is final: for the owning attempt, or for an attempt
+ * that changed nothing and finds the key free (a validation error, a missing object). An attempt
+ * that finds the key held by another answers from that key's row instead of its own response. A key
+ * older than its lifetime counts as new; a key whose attempt died before applying anything (left by
+ * earlier versions, which claimed ahead) can be taken over once its lease ran out. Each claim and
+ * each finish also deletes a few long-expired keys, so the table stays small.
  */
 public final class IdempotencyKeys {
   /** A key's row as another attempt left it. */

@@ -9,9 +9,9 @@ import java.util.function.Function;
  * What a change writes inside its own database transaction when it serves a request with an {@code
  * Idempotency-Key}: the key claimed for the request's attempt and marked applied ({@link
  * IdempotencyKeys.Claim}), so that the change and the claim commit together or not at all, and, if
- * the request's response is already known then, that response too. It is the transaction's last
- * statement, written through {@link Database#transaction(Change, Database.ChangeWork)}; {@link
- * #NONE} for requests without a key.
+ * the request's response is already known then, that response too. It is written after the change's
+ * own statements and before its events, through {@link Database#transaction(Change,
+ * Database.ChangeWork)}; {@link #NONE} for requests without a key.
  */
 @FunctionalInterface
 public interface IdempotencyMark {
@@ -19,7 +19,7 @@ public interface IdempotencyMark {
   IdempotencyMark NONE = (connection, version) -> {};
 
   /**
-   * Writes the mark as the transaction's last statement.
+   * Writes the mark, once the change's own statements ran and before its events are written.
    *
    * @param version the table or view version the transaction makes current, null if it makes none
    *     or several ({@link ChangeEvents#madeCurrent})
