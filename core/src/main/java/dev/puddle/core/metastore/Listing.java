@@ -117,6 +117,15 @@ public record Listing(
     return new Read(true, Page.of(names, pageLimit - 1, Function.identity()));
   }
 
+  /**
+   * The token of the page after the listed {@code name} (a table's or view's name, a child
+   * namespace's last level): the key of its row, as the pages of {@link CatalogObjects#list} and
+   * {@link Namespaces#list} give it.
+   */
+  public static String tokenAfter(String name) {
+    return Page.tokenAfter(name);
+  }
+
   /** The limit of the current row, if it is the one that is not a name. */
   public static Integer pageLimit(ResultSet rs, ResultColumns columns) throws SQLException {
     int limit = rs.getInt(columns.index("page_limit"));
