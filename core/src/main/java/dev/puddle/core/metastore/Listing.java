@@ -1,12 +1,10 @@
 package dev.puddle.core.metastore;
 
 import dev.puddle.core.metastore.CatalogObject.Kind;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Collections;
 import java.util.List;
 import java.util.function.Function;
 import org.apache.iceberg.catalog.Namespace;
@@ -132,16 +130,15 @@ public record Listing(
     return rs.wasNull() ? null : limit;
   }
 
-  /** The page's names on the header row of a listing without a row bound, in their order. */
+  /**
+   * The page's names on the header row of a listing without a row bound, in their order: the
+   * array's text, read by {@link TextArrays} rather than pgjdbc's {@code getArray}.
+   */
   public static void addNames(ResultSet rs, ResultColumns columns, List<String> names)
       throws SQLException {
-    Array array = rs.getArray(columns.index("listed_names"));
-    if (array != null) {
-      try {
-        Collections.addAll(names, (String[]) array.getArray());
-      } finally {
-        array.free();
-      }
+    String text = rs.getString(columns.index("listed_names"));
+    if (text != null) {
+      TextArrays.addElements(text, names);
     }
   }
 }
