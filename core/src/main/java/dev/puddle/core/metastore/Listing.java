@@ -49,14 +49,23 @@ public record Listing(
   /** What a read gave: whether the namespace listed exists, and if so its page. */
   public record Read(boolean exists, Page<String> page) {
     /**
+     * The page's names; 404 if the namespace {@code parent} listed does not exist, as the listing's
+     * own pages answer ({@link CatalogObjects#list}).
+     */
+    public Page<String> names(Namespace parent) {
+      if (!exists) {
+        throw new NoSuchNamespaceException("Namespace does not exist: %s", parent);
+      }
+      return page;
+    }
+
+    /**
      * The page's names as the listing's entries; 404 if the namespace {@code parent} listed does
      * not exist, as the listing's own pages answer ({@link CatalogObjects#list}).
      */
     public <T> Page<T> entries(Namespace parent, Function<String, T> entry) {
-      if (!exists) {
-        throw new NoSuchNamespaceException("Namespace does not exist: %s", parent);
-      }
-      return new Page<>(page.items().stream().map(entry).toList(), page.nextPageToken());
+      Page<String> names = names(parent);
+      return new Page<>(names.items().stream().map(entry).toList(), names.nextPageToken());
     }
   }
 

@@ -42,7 +42,7 @@ final class NamespaceEndpoints {
     Paging paging = Paging.of(scope.request());
     boolean everything =
         scope.allows(Operation.SHOW_EVERY_CHILD_NAMESPACE, Targets.namespace(parent));
-    Optional<Page<String>> first = scope.listed().map(read -> read.entries(parent, name -> name));
+    Optional<Page<String>> first = scope.listed().map(read -> read.names(parent));
     // every entry's JSON is the parent's levels and the child's name, in brackets, then a comma
     long entryBytes = 1 + Paging.jsonBytes(parent) + 1;
     Page<String> page =

@@ -80,8 +80,7 @@ final class TableEndpoints {
         scope.allows(
             kind == Kind.TABLE ? Operation.SHOW_EVERY_TABLE : Operation.SHOW_EVERY_VIEW,
             Targets.namespace(namespace));
-    Optional<Page<String>> first =
-        scope.listed().map(read -> read.entries(namespace, name -> name));
+    Optional<Page<String>> first = scope.listed().map(read -> read.names(namespace));
     // every entry's JSON is {"namespace":[…],"name":"…"}, of which only the name differs
     long entryBytes = 24 + Paging.jsonBytes(namespace);
     Page<String> page =
