@@ -605,11 +605,6 @@ public final class CatalogObjects {
         });
   }
 
-  /** The token of the listing page that starts after {@code listed}, a table or view listed. */
-  public static String tokenAfter(TableIdentifier listed) {
-    return Page.tokenAfter(listed.name());
-  }
-
   /** The 404 of a table or view that does not exist, as Iceberg's catalogs word it. */
   public static RuntimeException doesNotExist(Kind kind, TableIdentifier identifier) {
     return kind == Kind.TABLE

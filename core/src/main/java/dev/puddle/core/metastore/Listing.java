@@ -1,12 +1,10 @@
 package dev.puddle.core.metastore;
 
 import dev.puddle.core.metastore.CatalogObject.Kind;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Collections;
 import java.util.List;
 import java.util.function.Function;
 import org.apache.iceberg.catalog.Namespace;
@@ -51,14 +49,23 @@ public record Listing(
   /** What a read gave: whether the namespace listed exists, and if so its page. */
   public record Read(boolean exists, Page<String> page) {
     /**
+     * The page's names; 404 if the namespace {@code parent} listed does not exist, as the listing's
+     * own pages answer ({@link CatalogObjects#list}).
+     */
+    public Page<String> names(Namespace parent) {
+      if (!exists) {
+        throw new NoSuchNamespaceException("Namespace does not exist: %s", parent);
+      }
+      return page;
+    }
+
+    /**
      * The page's names as the listing's entries; 404 if the namespace {@code parent} listed does
      * not exist, as the listing's own pages answer ({@link CatalogObjects#list}).
      */
     public <T> Page<T> entries(Namespace parent, Function<String, T> entry) {
-      if (!exists) {
-        throw new NoSuchNamespaceException("Namespace does not exist: %s", parent);
-      }
-      return new Page<>(page.items().stream().map(entry).toList(), page.nextPageToken());
+      Page<String> names = names(parent);
+      return new Page<>(names.items().stream().map(entry).toList(), names.nextPageToken());
     }
   }
 
@@ -117,22 +124,30 @@ public record Listing(
     return new Read(true, Page.of(names, pageLimit - 1, Function.identity()));
   }
 
+  /**
+   * The token of the page after the listed {@code name} (a table's or view's name, a child
+   * namespace's last level): the key of its row, as the pages of {@link CatalogObjects#list} and
+   * {@link Namespaces#list} give it.
+   */
+  public static String tokenAfter(String name) {
+    return Page.tokenAfter(name);
+  }
+
   /** The limit of the current row, if it is the one that is not a name. */
   public static Integer pageLimit(ResultSet rs, ResultColumns columns) throws SQLException {
     int limit = rs.getInt(columns.index("page_limit"));
     return rs.wasNull() ? null : limit;
   }
 
-  /** The page's names on the header row of a listing without a row bound, in their order. */
+  /**
+   * The page's names on the header row of a listing without a row bound, in their order: the
+   * array's text, read by {@link TextArrays} rather than pgjdbc's {@code getArray}.
+   */
   public static void addNames(ResultSet rs, ResultColumns columns, List<String> names)
       throws SQLException {
-    Array array = rs.getArray(columns.index("listed_names"));
-    if (array != null) {
-      try {
-        Collections.addAll(names, (String[]) array.getArray());
-      } finally {
-        array.free();
-      }
+    String text = rs.getString(columns.index("listed_names"));
+    if (text != null) {
+      TextArrays.addElements(text, names);
     }
   }
 }

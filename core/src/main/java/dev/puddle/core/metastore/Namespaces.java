@@ -211,11 +211,6 @@ public final class Namespaces {
         });
   }
 
-  /** The token of the listing page that starts after {@code listed}, a namespace listed. */
-  public static String tokenAfter(Namespace listed) {
-    return Page.tokenAfter(lastLevel(listed));
-  }
-
   private static String lastLevel(Namespace namespace) {
     return namespace.level(namespace.length() - 1);
   }

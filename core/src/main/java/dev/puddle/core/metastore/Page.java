@@ -38,13 +38,20 @@ public record Page<T>(List<T> items, String nextPageToken) {
     String token = firstToken;
     do {
       Page<T> page = source.apply(token);
+      int fitting = 0;
       for (T item : page.items()) {
         bytes += bytesOf.applyAsLong(item);
-        if (bytes > budget && !items.isEmpty()) {
+        if (bytes > budget && (fitting > 0 || !items.isEmpty())) {
+          items.addAll(page.items().subList(0, fitting));
           return new Page<>(items, tokenAfter.apply(items.getLast()));
         }
-        items.add(item);
+        fitting++;
       }
+      if (items.isEmpty() && page.nextPageToken() == null) {
+        // one page, all of it within the budget: the listing's usual case, kept as it came
+        return page;
+      }
+      items.addAll(page.items());
       token = page.nextPageToken();
     } while (token != null);
     return new Page<>(items, null);

@@ -253,12 +253,30 @@ class CatalogObjectsTest {
 
   /**
    * A first page read with the access comes as one array (V19), whose text form quotes and escapes
-   * some names: each still lists as it was named, in the listing's own order.
+   * some names ({@link TextArrays} reads it): each still lists as it was named, in the listing's
+   * own order.
    */
   @Test
   void namesAnArrayQuotesListAsTheyWereNamed() {
     List<String> names =
-        List.of("NULL", "null", "a,b", "{c}", "\"d\"", "e\\f", " g ", "h'i", "ümlaut", "j k");
+        List.of(
+            "NULL",
+            "null",
+            "a,b",
+            "{c}",
+            "\"d\"",
+            "e\\f",
+            " g ",
+            "h'i",
+            "ümlaut",
+            "j k",
+            "tab\there",
+            "line\nbreak",
+            "\u0001",
+            "emoji \uD83D\uDE00",
+            "\\\"\\",
+            "}{",
+            "nUlL");
     names.forEach(name -> create(TableIdentifier.of(NS, name), Kind.TABLE));
     Listing.Read read =
         new AccessQuery(database)
