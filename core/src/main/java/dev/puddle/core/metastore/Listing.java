@@ -58,15 +58,6 @@ public record Listing(
       }
       return page;
     }
-
-    /**
-     * The page's names as the listing's entries; 404 if the namespace {@code parent} listed does
-     * not exist, as the listing's own pages answer ({@link CatalogObjects#list}).
-     */
-    public <T> Page<T> entries(Namespace parent, Function<String, T> entry) {
-      Page<String> names = names(parent);
-      return new Page<>(names.items().stream().map(entry).toList(), names.nextPageToken());
-    }
   }
 
   /**

@@ -21,6 +21,11 @@ public record Page<T>(List<T> items, String nextPageToken) {
     items = Collections.unmodifiableList(new ArrayList<>(items));
   }
 
+  /** This page with each item made into {@code item}'s result, and the same token. */
+  public <R> Page<R> map(Function<T, R> item) {
+    return new Page<>(items.stream().map(item).toList(), nextPageToken);
+  }
+
   /**
    * Fetches pages from {@code firstToken} on and keeps their items while their {@code bytesOf} adds
    * up to at most {@code budget} (the first item always): the result's token is {@code tokenAfter}

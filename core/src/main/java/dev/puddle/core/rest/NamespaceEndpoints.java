@@ -67,8 +67,7 @@ final class NamespaceEndpoints {
 
   /** The last levels of a page of child namespaces, with its token. */
   private static Page<String> names(Page<Namespace> page) {
-    return new Page<>(
-        page.items().stream().map(ns -> ns.level(ns.length() - 1)).toList(), page.nextPageToken());
+    return page.map(ns -> ns.level(ns.length() - 1));
   }
 
   /**

@@ -62,19 +62,9 @@ final class RelayNudges implements RequestScope.EventsListener {
 
   /** A nudge sent ahead of a COMMIT: when its send started ({@link System#nanoTime}), and how. */
   private record Ahead(long startNanos, Future<?> send) {
+    /** Whether the send ended without sending: a send still under way has not failed. */
     boolean failed() {
-      if (!send.isDone() || send.isCancelled()) {
-        return send.isCancelled();
-      }
-      try {
-        send.get();
-        return false;
-      } catch (ExecutionException e) {
-        return true;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
+      return send.state() == Future.State.FAILED || send.state() == Future.State.CANCELLED;
     }
   }
 

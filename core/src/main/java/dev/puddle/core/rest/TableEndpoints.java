@@ -106,8 +106,7 @@ final class TableEndpoints {
 
   /** The names of a page of identifiers, with its token. */
   private static Page<String> names(Page<TableIdentifier> page) {
-    return new Page<>(
-        page.items().stream().map(TableIdentifier::name).toList(), page.nextPageToken());
+    return page.map(TableIdentifier::name);
   }
 
   /**

@@ -207,7 +207,7 @@ class CatalogObjectsTest {
                 .orElseThrow();
         Page<TableIdentifier> own = objects.list(warehouse, NS, Kind.TABLE, token, size);
         assertThat(read.exists()).isTrue();
-        assertThat(read.entries(NS, name -> TableIdentifier.of(NS, name))).isEqualTo(own);
+        assertThat(read.names(NS).map(name -> TableIdentifier.of(NS, name))).isEqualTo(own);
       }
     }
     assertThat(
@@ -247,7 +247,7 @@ class CatalogObjectsTest {
                 return Listing.read(limit, names);
               }
             });
-    assertThat(bounded.entries(NS, name -> TableIdentifier.of(NS, name)))
+    assertThat(bounded.names(NS).map(name -> TableIdentifier.of(NS, name)))
         .isEqualTo(objects.list(warehouse, NS, Kind.TABLE, null, 8));
   }
 
@@ -286,7 +286,7 @@ class CatalogObjectsTest {
                 new Listing(warehouse.id(), NS, Kind.TABLE, null, 100))
             .listed()
             .orElseThrow();
-    assertThat(read.entries(NS, name -> TableIdentifier.of(NS, name)))
+    assertThat(read.names(NS).map(name -> TableIdentifier.of(NS, name)))
         .isEqualTo(objects.list(warehouse, NS, Kind.TABLE, null, 100));
     assertThat(read.page().items()).containsExactlyInAnyOrderElementsOf(names);
   }

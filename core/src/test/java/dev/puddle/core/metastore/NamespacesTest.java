@@ -91,7 +91,7 @@ class NamespacesTest {
                   .listed()
                   .orElseThrow();
           assertThat(read.exists()).isTrue();
-          assertThat(read.entries(parent, name -> Namespaces.child(parent, name)))
+          assertThat(read.names(parent).map(name -> Namespaces.child(parent, name)))
               .isEqualTo(namespaces.list(warehouse, parent, token, size));
         }
       }
