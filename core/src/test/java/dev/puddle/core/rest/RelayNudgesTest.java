@@ -55,7 +55,8 @@ class RelayNudgesTest {
   void aSlowCommitIsNudgedAgainOnceItReturned() {
     write(RelayNudges.AHEAD_MARGIN.toNanos());
 
-    assertThat(nudges).containsExactly(RelayNudges.AHEAD_DELAY, Duration.ZERO);
+    // both sends run in background, so either may reach the queue first
+    assertThat(nudges).containsExactlyInAnyOrder(RelayNudges.AHEAD_DELAY, Duration.ZERO);
   }
 
   @Test
