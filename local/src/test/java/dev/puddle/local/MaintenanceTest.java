@@ -81,6 +81,13 @@ import software.amazon.awssdk.services.s3.S3Client;
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class MaintenanceTest {
   private static final Duration WAIT = Duration.ofSeconds(120);
+
+  /**
+   * How far behind the JVM's clock the file system's timestamps may be: its coarse clock's tick.
+   */
+  private static final Duration FILE_CLOCK_LAG = Duration.ofMillis(100);
+
+
   private static final Schema SCHEMA =
       new Schema(
           required(1, "id", Types.LongType.get()), required(2, "day", Types.StringType.get()));
@@ -254,9 +261,14 @@ class MaintenanceTest {
     String orphan = table.locationProvider().newDataLocation("failed-" + UUID.randomUUID());
     put(orphan);
     Instant orphanWritten = lastModified(orphan);
-    // S3 times have whole seconds: the write in flight starts in a later one
+    // S3 times have whole seconds: the write in flight starts in a later one. The file system
+    // stamps files from the kernel's coarse clock, which may lag the JVM's by a tick (a few ms),
+    // so the later second must have begun by a margin on the JVM's clock too
     long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!Instant.now().truncatedTo(ChronoUnit.SECONDS).isAfter(orphanWritten)) {
+    while (!Instant.now()
+        .minus(FILE_CLOCK_LAG)
+        .truncatedTo(ChronoUnit.SECONDS)
+        .isAfter(orphanWritten)) {
       assertThat(System.nanoTime()).isLessThan(deadline);
       LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
     }
