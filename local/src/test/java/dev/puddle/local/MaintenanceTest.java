@@ -87,7 +87,6 @@ class MaintenanceTest {
    */
   private static final Duration FILE_CLOCK_LAG = Duration.ofMillis(100);
 
-
   private static final Schema SCHEMA =
       new Schema(
           required(1, "id", Types.LongType.get()), required(2, "day", Types.StringType.get()));
