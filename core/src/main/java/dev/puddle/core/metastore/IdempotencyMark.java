@@ -11,12 +11,21 @@ import java.util.function.Function;
  * IdempotencyKeys.Claim}), so that the change and the claim commit together or not at all, and, if
  * the request's response is already known then, that response too. It is written after the change's
  * own statements and before its events, through {@link Database#transaction(Change,
- * Database.ChangeWork)}; {@link #NONE} for requests without a key.
+ * Database.ChangeWork)}; {@link #unkeyed} for requests without a key, {@link #NONE} for changes
+ * outside a request.
  */
 @FunctionalInterface
 public interface IdempotencyMark {
-  /** A change made without an idempotency key: nothing to record. */
+  /** A change made outside a request (bootstrap, workers, tests): nothing to record or answer. */
   IdempotencyMark NONE = (connection, version) -> {};
+
+  /**
+   * The mark of one request without an idempotency key: it records nothing, but builds the
+   * request's answer ahead, as a keyed request's does ({@link #prepare}).
+   */
+  static IdempotencyMark unkeyed() {
+    return new UnkeyedMark();
+  }
 
   /**
    * Writes the mark, once the change's own statements ran and before its events are written.
@@ -38,7 +47,8 @@ public interface IdempotencyMark {
    * How the request answers once one of its transactions makes a version current: a response built
    * from the version alone (a create's or a commit's), or null for a version whose response it is
    * not. A keyed request stores that response in its mark, with its claim, so that its final
-   * response costs no statement after {@code COMMIT}. Without a key there is nothing to store.
+   * response costs no statement after {@code COMMIT}; a request without a key stores nothing, but
+   * its answer is built ahead all the same, and kept by the answer itself.
    */
   default void answerWith(Function<CommittedVersion, Response> answer) {}
 }

@@ -356,7 +356,7 @@ public final class CatalogApi {
       Response response =
           idempotency != null && IdempotentRequests.applies(request)
               ? idempotency.handle(caller, request, perform)
-              : perform.apply(IdempotencyMark.NONE);
+              : perform.apply(IdempotencyMark.unkeyed());
       return delegation == null ? response : credentialEndpoints.attach(delegation, response);
     } finally {
       nudges.await();

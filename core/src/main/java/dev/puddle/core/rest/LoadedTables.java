@@ -91,10 +91,10 @@ final class LoadedTables {
 
   /**
    * The response of a request that made {@code metadataLocation} the table's current metadata (a
-   * create or commit), kept as the response of the next loads of that version. A keyed request
-   * built it already, for its idempotency key, just before its transaction committed ({@link
-   * TableEndpoints}): that one is answered. Kept before the commit, it stood for no row until then,
-   * and stands for none if the commit failed: every location names a version of its own.
+   * create or commit), kept as the response of the next loads of that version. The request built it
+   * already, while its transaction waited for the metadata file's upload ({@link TableEndpoints}):
+   * that one is answered. Kept before the commit, it stood for no row until then, and stands for
+   * none if the commit failed: every location names a version of its own.
    */
   Response committed(
       Warehouse warehouse, TableIdentifier table, String metadataLocation, String metadataJson) {

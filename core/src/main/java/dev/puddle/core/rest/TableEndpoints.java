@@ -311,10 +311,11 @@ final class TableEndpoints {
   }
 
   /**
-   * Answers a keyed create, register or commit of {@code table} with the version its transaction
-   * makes current, before that transaction commits: the response {@link #tableResponse} gives
-   * afterwards is the same one, built from that version alone, so the idempotency key stores it
-   * with its claim instead of in a statement of its own after {@code COMMIT}.
+   * Answers a create, register or commit of {@code table} with the version its transaction makes
+   * current, before that transaction commits: the response {@link #tableResponse} gives afterwards
+   * is the same one, built from that version alone, so it is built (and gzipped) while the
+   * transaction waits for the metadata file's upload, not after {@code COMMIT}, and a keyed request
+   * stores it with its claim instead of in a statement of its own.
    */
   private void answerCommits(Scope scope, TableIdentifier table) {
     scope
