@@ -95,6 +95,11 @@ final class CountedS3 implements AutoCloseable {
     }
   }
 
+  /** The uploads so far whose body was sent aws-chunked rather than whole. */
+  int awsChunkedUploads() {
+    return counter.awsChunkedUploads();
+  }
+
   /** The requests counted since the last {@link #clear}, by kind. */
   Map<S3Kind, Integer> byKind() {
     List<S3Request> requests = counter.requests();

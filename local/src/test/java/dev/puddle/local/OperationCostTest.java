@@ -887,6 +887,7 @@ class OperationCostTest {
     private final URI upstream;
     private final List<S3Request> requests = Collections.synchronizedList(new ArrayList<>());
     private final List<Long> requestNanos = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicInteger awsChunkedUploads = new AtomicInteger();
     private volatile Duration getLatency = Duration.ZERO;
     private final List<Socket> sockets = Collections.synchronizedList(new ArrayList<>());
     private final ExecutorService threads =
@@ -926,6 +927,14 @@ class OperationCostTest {
     /** When each request of {@link #requests} arrived ({@link System#nanoTime}), in its order. */
     List<Long> requestNanos() {
       return requestNanos;
+    }
+
+    /**
+     * The uploads sent aws-chunked ({@code x-amz-content-sha256: STREAMING-…}), their body in
+     * signed or checksummed chunks rather than whole.
+     */
+    int awsChunkedUploads() {
+      return awsChunkedUploads.get();
     }
 
     /** Holds each object GET that long before relaying it, as S3's own latency would. */
@@ -976,6 +985,8 @@ class OperationCostTest {
               contentLength = Long.parseLong(value);
             } else if (name.equals("transfer-encoding")) {
               chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+            } else if (name.equals("x-amz-content-sha256") && value.startsWith("STREAMING-")) {
+              awsChunkedUploads.incrementAndGet();
             }
           }
           S3Request request = S3Request.of(requestLine[0], requestLine[1]);

@@ -1,6 +1,7 @@
 package dev.puddle.core.aws;
 
 import dev.puddle.core.purge.PurgeException;
+import dev.puddle.core.storage.Storage;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +21,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -62,7 +64,7 @@ public final class S3Objects implements AutoCloseable {
   /**
    * A client for the storage described by Iceberg's S3 client properties (as {@code Storage} hands
    * them to engines): the same endpoint, path-style access, keys and region, over the JDK's HTTP
-   * client.
+   * client, uploading as Puddle's FileIO does ({@link Storage#CHUNKED_ENCODING}).
    */
   public static S3Client client(Map<String, String> clientProperties) {
     S3ClientBuilder builder =
@@ -74,6 +76,8 @@ public final class S3Objects implements AutoCloseable {
             .forcePathStyle(
                 Boolean.parseBoolean(
                     clientProperties.getOrDefault(S3FileIOProperties.PATH_STYLE_ACCESS, "false")))
+            .serviceConfiguration(
+                S3Configuration.builder().chunkedEncodingEnabled(Storage.CHUNKED_ENCODING).build())
             .overrideConfiguration(
                 c ->
                     c.retryStrategy(

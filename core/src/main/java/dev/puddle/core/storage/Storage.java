@@ -46,6 +46,17 @@ public final class Storage implements AutoCloseable {
 
   static final Duration MANIFEST_CACHE_IDLE = Duration.ofMinutes(15);
 
+  /**
+   * Whether Puddle's uploads go aws-chunked, their checksum in a trailer: not (the S3FileIO's and
+   * {@code S3Objects}' clients both). The JDK's client writes such a body to the socket in pieces
+   * of a few bytes, each its own segment (or TLS record), and an S3-compatible server that answers
+   * before the trailer is read resets the connection: about 3% of the local twin's PUTs failed so
+   * and were retried after the SDK's backoff, 40 to 100 ms each. Puddle's uploads are metadata
+   * files in memory and staged files, whose checksum the SDK computes before sending, in a header,
+   * so nothing is lost.
+   */
+  public static final boolean CHUNKED_ENCODING = false;
+
   private final Map<String, String> clientProperties;
   private final LazyS3FileIO io;
 
@@ -55,6 +66,7 @@ public final class Storage implements AutoCloseable {
     // the JDK's HTTP client: no Apache or Netty client in the deployment artifact
     ioProperties.put(
         HttpClientProperties.CLIENT_TYPE, HttpClientProperties.CLIENT_TYPE_URLCONNECTION);
+    ioProperties.put(S3FileIOProperties.CHUNKED_ENCODING_ENABLED, String.valueOf(CHUNKED_ENCODING));
     ioProperties.put(CatalogProperties.IO_MANIFEST_CACHE_ENABLED, "true");
     ioProperties.put(
         CatalogProperties.IO_MANIFEST_CACHE_MAX_TOTAL_BYTES, String.valueOf(MANIFEST_CACHE_BYTES));
